@@ -1,0 +1,13 @@
+// Placeholder: replaced by the platforms command's implementation (issue tracker). Registers the name only.
+#include "cli/commands.hpp"
+#include "core/error.hpp"
+
+namespace gpuscout::cli {
+void add_platforms_command(CLI::App& app, GlobalOptions& global) {
+  auto* sub = app.add_subcommand("platforms", "(not built yet)");
+  sub->callback([&global] {
+    global.exit_code = 2;
+    throw UsageError("'platforms' is not available in this build yet");
+  });
+}
+}  // namespace gpuscout::cli

@@ -1,0 +1,35 @@
+#pragma once
+/// Every subcommand in one table (as in ninja's tool table), so help and dispatch cannot drift.
+/// A command file defines one `add_*_command` that declares its options on its CLI11 subcommand
+/// and sets the callback; the callback returns the process exit code through `GlobalOptions::exit_code`.
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace gpuscout::cli {
+
+struct GlobalOptions {
+  std::string data_dir;  ///< --data DIR: tables that replace the built-in ones
+  int exit_code = 0;
+};
+
+void add_doctor_command(CLI::App& app, GlobalOptions& global);
+void add_info_command(CLI::App& app, GlobalOptions& global);
+void add_device_command(CLI::App& app, GlobalOptions& global);
+void add_bench_command(CLI::App& app, GlobalOptions& global);
+void add_fit_command(CLI::App& app, GlobalOptions& global);
+void add_advise_command(CLI::App& app, GlobalOptions& global);
+void add_platforms_command(CLI::App& app, GlobalOptions& global);
+void add_internal_commands(CLI::App& app, GlobalOptions& global);
+
+struct CommandEntry {
+  void (*add)(CLI::App&, GlobalOptions&);
+};
+
+/// Order here is the order in `gpuscout --help`.
+inline constexpr CommandEntry kCommands[] = {
+    {add_doctor_command}, {add_info_command},      {add_device_command},   {add_bench_command},
+    {add_fit_command},    {add_advise_command},    {add_platforms_command}, {add_internal_commands},
+};
+
+}  // namespace gpuscout::cli

@@ -1,0 +1,30 @@
+#pragma once
+/// The curated tables of data/ are embedded in the binary at build time; `--data DIR`
+/// (or GPUSCOUT_DATA_DIR) replaces them with files on disk, file by file.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/csv.hpp"
+#include "core/error.hpp"
+
+namespace gpuscout::core {
+
+struct EmbeddedFile {
+  std::string_view name;
+  std::string_view content;
+};
+
+/// Defined in the generated embedded_data.cpp.
+const std::vector<EmbeddedFile>& embedded_data_files();
+
+/// Sets the override directory ("" for none). Called once by the CLI before any table is read.
+void set_data_dir(std::string dir);
+/// The override directory in force: set_data_dir(), else $GPUSCOUT_DATA_DIR, else "".
+std::string data_dir();
+
+/// Loads and parses a data table ("gpus.csv"): from the override directory when it has the file,
+/// else from the embedded copy. The error names the file and line.
+Result<csv::Table> load_table(std::string_view name);
+
+}  // namespace gpuscout::core

@@ -1,0 +1,25 @@
+#pragma once
+/// Small pure helpers for the line-oriented text that /proc, /sys and driver libraries produce.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuscout::text {
+
+std::string_view trim(std::string_view s);
+std::vector<std::string_view> split(std::string_view s, char sep);
+/// Splits on runs of spaces and tabs, dropping empty fields.
+std::vector<std::string_view> split_ws(std::string_view s);
+std::string to_lower(std::string_view s);
+bool contains_icase(std::string_view haystack, std::string_view needle);
+/// Whole-string integer / float parses; nullopt on any junk (no partial reads, no exceptions).
+std::optional<long long> parse_int(std::string_view s, int base = 10);
+std::optional<unsigned long long> parse_uint(std::string_view s, int base = 10);
+std::optional<double> parse_double(std::string_view s);
+/// Parses a CPU list as in /sys and /proc ("0-3,8,10-11"); nullopt if malformed.
+std::optional<std::vector<int>> parse_cpu_list(std::string_view s);
+/// Joins with a separator.
+std::string join(const std::vector<std::string>& parts, std::string_view sep);
+
+}  // namespace gpuscout::text

@@ -1,0 +1,59 @@
+#include "core/version.hpp"
+
+#include <cctype>
+
+namespace gpuscout {
+
+std::optional<Version> Version::parse(std::string_view text) {
+  Version v;
+  size_t i = 0;
+  while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+  while (i < text.size()) {
+    if (!std::isdigit(static_cast<unsigned char>(text[i]))) break;
+    long long part = 0;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+      part = part * 10 + (text[i] - '0');
+      if (part > 1000000000) return std::nullopt;
+      ++i;
+    }
+    v.parts_.push_back(static_cast<int>(part));
+    if (i < text.size() && text[i] == '.' && i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1])))
+      ++i;
+    else
+      break;
+  }
+  if (v.parts_.empty()) return std::nullopt;
+  size_t end = text.size();
+  while (end > i && std::isspace(static_cast<unsigned char>(text[end - 1]))) --end;
+  v.suffix_ = std::string(text.substr(i, end - i));
+  return v;
+}
+
+Version Version::from_cuda_int(int value) {
+  Version v;
+  v.parts_ = {value / 1000, (value % 1000) / 10};
+  return v;
+}
+
+std::string Version::major_minor() const { return std::to_string(major()) + "." + std::to_string(minor()); }
+
+std::string Version::str() const {
+  std::string out;
+  for (size_t i = 0; i < parts_.size(); ++i) {
+    if (i) out += '.';
+    out += std::to_string(parts_[i]);
+  }
+  return out + suffix_;
+}
+
+int compare(const Version& a, const Version& b) {
+  const size_t n = std::max(a.parts_.size(), b.parts_.size());
+  for (size_t i = 0; i < n; ++i) {
+    const int x = i < a.parts_.size() ? a.parts_[i] : 0;
+    const int y = i < b.parts_.size() ? b.parts_[i] : 0;
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+}  // namespace gpuscout

@@ -1,0 +1,238 @@
+#pragma once
+/// The Inventory: every fact the probes gathered about one machine, as plain data.
+/// Everything else (verdict, memory plan, advice, reports) is a pure function of an Inventory plus
+/// the data tables, so it works as well on a saved `info --json` from another machine (--from).
+/// Units are in the names (bytes, mhz, mw, c); an absent value is std::nullopt and the reason is in
+/// the section's `errors`.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuscout {
+
+inline constexpr const char* kInventorySchema = "gpuscout.inventory/1";
+
+/// A failed call or read, kept for the report: which source, what was attempted, what came back.
+struct ProbeError {
+  std::string source;   ///< "cpu", "nvml", "cuda", "pci", "python", ...
+  std::string what;     ///< the call or file ("nvmlDeviceGetTemperature", "/proc/meminfo")
+  std::string message;  ///< readable reason
+  std::optional<int> code;  ///< vendor status code where there is one (NVML 9, CUDA 999)
+};
+
+struct CpuCache {
+  int level = 0;
+  std::string type;  ///< "Data", "Instruction", "Unified"
+  uint64_t size_bytes = 0;
+  std::optional<int> shared_by_cpus;
+};
+
+struct CpuInfo {
+  std::string arch;  ///< "x86_64", "aarch64"
+  std::optional<std::string> vendor;  ///< "GenuineIntel", "AuthenticAMD", "ARM", ...
+  std::optional<std::string> model;
+  std::optional<int> sockets;
+  std::optional<int> physical_cores;   ///< cores of the usable CPUs (hyper-threads counted once)
+  std::optional<int> logical_cpus;     ///< CPUs this process may run on (affinity within online CPUs)
+  std::optional<int> online_cpus;      ///< CPUs the kernel has online (the whole machine or VM)
+  std::optional<double> cpu_quota;     ///< cgroup CPU quota in CPUs (a container's limit), if any
+  std::optional<double> base_mhz;
+  std::optional<double> max_mhz;
+  std::vector<CpuCache> caches;
+  std::vector<std::string> features;   ///< deep-learning-relevant SIMD features the OS enables
+  bool hypervisor = false;             ///< the CPU reports running under a hypervisor
+  std::vector<ProbeError> errors;
+};
+
+struct MemoryInfo {
+  std::optional<uint64_t> total_bytes;
+  std::optional<uint64_t> available_bytes;
+  std::optional<uint64_t> swap_total_bytes;
+  std::optional<uint64_t> swap_free_bytes;
+  std::optional<uint64_t> cgroup_limit_bytes;  ///< a container's memory limit, when below total
+  std::vector<ProbeError> errors;
+};
+
+struct Disk {
+  std::string mount;
+  std::string device;
+  std::string fstype;
+  uint64_t total_bytes = 0;
+  uint64_t free_bytes = 0;  ///< available to an unprivileged user, as `df` shows
+};
+
+struct OsInfo {
+  std::optional<std::string> id;          ///< os-release ID ("ubuntu")
+  std::optional<std::string> version_id;  ///< "22.04"
+  std::optional<std::string> pretty_name;
+  std::optional<std::string> kernel;      ///< kernel release
+  std::optional<std::string> container;   ///< "docker", "podman", "kubernetes", "lxc", or none
+  std::optional<std::string> virtualization;  ///< "kvm", "hyper-v", "vmware", "xen", "wsl", or none
+  bool wsl = false;
+  std::vector<ProbeError> errors;
+};
+
+/// Where the machine is: decides the advice (a laptop's GPU cannot be upgraded; Colab resets).
+struct PlatformInfo {
+  std::string kind = "unknown";  ///< colab, kaggle, cloud-vm, laptop, desktop, server, wsl, container, unknown
+  std::optional<std::string> cloud;         ///< aws, gcp, azure, oracle, alibaba, tencent, ...
+  std::optional<std::string> notebook;      ///< colab, kaggle (a hosted notebook service)
+  bool laptop = false;
+  bool battery = false;
+  std::optional<int> chassis_type;          ///< SMBIOS chassis type number
+  std::optional<std::string> system_vendor; ///< DMI sys_vendor
+  std::optional<std::string> product_name;  ///< DMI product_name
+};
+
+struct GpuProcess {
+  uint32_t pid = 0;
+  std::optional<uint64_t> used_bytes;
+  std::optional<std::string> name;
+};
+
+/// One GPU, joined across sources by PCI bus id: PCI (every vendor), NVML and CUDA (NVIDIA).
+struct Gpu {
+  int index = 0;           ///< position in this list (PCI order)
+  std::string vendor;      ///< "nvidia", "amd", "intel", or the PCI vendor name in lower case
+  std::string name;
+  std::optional<std::string> pci_bus_id;  ///< "0000:01:00.0" (lower-case hex, 4-digit domain)
+  std::optional<uint16_t> pci_vendor_id;
+  std::optional<uint16_t> pci_device_id;
+  std::optional<uint16_t> pci_subsystem_vendor_id;
+  std::optional<uint16_t> pci_subsystem_device_id;
+  std::optional<std::string> pci_name;      ///< the name pci.ids gives
+  std::optional<std::string> kernel_driver; ///< "nvidia", "nouveau", "amdgpu", "i915", "xe", ...
+  bool integrated = false;
+  std::optional<int> nvml_index;
+  std::optional<int> cuda_index;  ///< CUDA's ordinal (fastest first unless CUDA_DEVICE_ORDER=PCI_BUS_ID)
+  std::optional<std::string> uuid;
+  std::optional<uint64_t> memory_total_bytes;
+  std::optional<uint64_t> memory_used_bytes;      ///< as nvidia-smi shows it (NVML v2)
+  std::optional<uint64_t> memory_free_bytes;
+  std::optional<uint64_t> memory_reserved_bytes;  ///< driver-reserved (NVML v2)
+  std::optional<std::string> compute_capability;  ///< "8.9"
+  std::optional<std::string> architecture;        ///< "Ada Lovelace", from the data tables
+  std::optional<std::string> catalog_name;        ///< matching data/gpus.csv row
+  std::optional<int> temperature_c;
+  std::optional<uint32_t> power_draw_mw;
+  std::optional<uint32_t> power_limit_mw;
+  std::optional<int> utilization_gpu_pct;
+  std::optional<int> utilization_memory_pct;
+  std::optional<int> pcie_gen;        ///< current link generation (drops at idle)
+  std::optional<int> pcie_width;
+  std::optional<int> pcie_gen_max;    ///< what the card and slot support
+  std::optional<int> pcie_width_max;
+  std::optional<int> sm_count;
+  std::optional<int> clock_sm_mhz;       ///< current
+  std::optional<int> max_clock_sm_mhz;
+  std::optional<int> clock_memory_mhz;
+  std::optional<int> memory_bus_width_bits;
+  std::optional<uint64_t> l2_bytes;
+  std::vector<GpuProcess> processes;
+  std::vector<std::string> sources;  ///< which probes saw it: "pci", "nvml", "cuda"
+  std::vector<ProbeError> errors;
+};
+
+struct NvidiaInfo {
+  bool library_found = false;                     ///< libnvidia-ml.so.1 could be loaded
+  std::optional<std::string> library_path;
+  std::optional<std::string> driver_version;      ///< "580.95.05"
+  std::optional<std::string> cuda_driver_version; ///< highest CUDA the driver supports, "13.0"
+  std::optional<std::string> nvml_version;
+  std::optional<std::string> kernel_module_version;  ///< /proc/driver/nvidia/version
+  bool kernel_module_loaded = false;
+  bool uvm_loaded = false;     ///< nvidia_uvm: CUDA needs it; without it cuInit fails with 999
+  bool nouveau_loaded = false;
+  bool timed_out = false;
+  std::optional<ProbeError> error;  ///< what stopped NVML (init failure, timeout); per-call errors are on the GPUs
+};
+
+struct CudaDevice {
+  int index = 0;
+  std::string name;
+  std::optional<std::string> compute_capability;
+  std::optional<int> sm_count;
+  std::optional<int> clock_mhz;
+  std::optional<int> memory_clock_mhz;
+  std::optional<int> memory_bus_width_bits;
+  std::optional<uint64_t> l2_bytes;
+  std::optional<uint64_t> total_memory_bytes;
+  std::optional<std::string> pci_bus_id;
+  std::optional<std::string> uuid;
+  bool integrated = false;
+};
+
+/// What torch.cuda would say, read through the CUDA driver API without Python.
+struct CudaInfo {
+  bool library_found = false;
+  std::optional<std::string> library_path;
+  bool available = false;
+  int device_count = 0;
+  std::optional<std::string> driver_version;  ///< cuDriverGetVersion, "13.0"
+  bool timed_out = false;
+  std::optional<ProbeError> error;
+  std::vector<CudaDevice> devices;
+};
+
+struct ToolkitInfo {
+  std::optional<std::string> nvcc_path;
+  std::optional<std::string> nvcc_version;  ///< "13.0.88" -> release "13.0"
+  std::optional<std::string> cudnn_version; ///< "9.13.0"
+  std::optional<std::string> cudnn_path;
+  std::vector<ProbeError> errors;
+};
+
+struct TorchDevice {
+  int index = 0;
+  std::string name;
+  std::optional<std::string> capability;  ///< "8.9"
+  std::optional<uint64_t> total_memory_bytes;
+  std::optional<int> multi_processor_count;
+};
+
+struct TorchInfo {
+  std::string version;                 ///< "2.5.1+cu121"
+  std::optional<std::string> cuda;     ///< CUDA it was built with, "12.1"; none for a CPU build
+  std::optional<std::string> hip;      ///< ROCm builds
+  bool cuda_available = false;
+  int device_count = 0;
+  std::vector<std::string> arch_list;  ///< "sm_50", ..., "compute_90"
+  std::optional<std::string> cudnn_version;  ///< "9.1.0" from 90100
+  std::optional<bool> mps_available;
+  std::optional<bool> xpu_available;
+  std::vector<TorchDevice> devices;
+  std::vector<std::string> warnings;   ///< warnings torch printed (e.g. "sm_120 is not compatible")
+};
+
+struct PythonInfo {
+  bool probed = false;                 ///< false with --no-python or for an old inventory
+  std::optional<std::string> executable;
+  std::optional<std::string> version;
+  bool torch_installed = false;
+  bool timed_out = false;
+  std::optional<ProbeError> error;     ///< python missing, import failed with an error other than "no module"
+};
+
+struct Inventory {
+  std::string schema = kInventorySchema;
+  std::string gpuscout_version;
+  std::optional<std::string> collected_at;  ///< ISO 8601 UTC
+  std::optional<std::string> hostname;      ///< private: only in `info --json`, dropped from reports
+  CpuInfo cpu;
+  MemoryInfo memory;
+  std::vector<Disk> disks;
+  std::vector<ProbeError> disk_errors;
+  OsInfo os;
+  PlatformInfo platform;
+  std::vector<Gpu> gpus;
+  std::vector<ProbeError> pci_errors;
+  NvidiaInfo nvidia;
+  CudaInfo cuda;
+  ToolkitInfo toolkit;
+  PythonInfo python;
+  std::optional<TorchInfo> torch;
+  double probe_ms = 0;  ///< wall time the probes took
+};
+
+}  // namespace gpuscout

@@ -1,0 +1,54 @@
+#pragma once
+/// The one seam to the operating system's files. Every read of /proc, /sys and /etc goes through
+/// a prefix (GPUSCOUT_SYSROOT, like hwloc's HWLOC_FSROOT), so tests replay recorded machines.
+/// Paths given to these functions are absolute machine paths ("/proc/meminfo").
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace gpuscout::os {
+
+/// The sysroot prefix in force ("" = the real machine). Read from GPUSCOUT_SYSROOT once.
+const std::string& sysroot();
+/// For tests and the library API: replaces the prefix for the rest of the process.
+void set_sysroot(std::string prefix);
+
+/// Reads a whole file under the sysroot; at most max_bytes (sysfs files are small, /proc/cpuinfo of a
+/// 512-CPU machine is ~1 MB). Fails with "path: reason".
+Result<std::string> read_file(const std::string& path, size_t max_bytes = 8u << 20);
+/// The first line of a file, trimmed (sysfs attribute style).
+Result<std::string> read_line(const std::string& path);
+bool exists(const std::string& path);
+bool is_directory(const std::string& path);
+/// Names in a directory (no "." / ".."), sorted; empty when it cannot be read.
+std::vector<std::string> list_dir(const std::string& path);
+/// The target of a symbolic link (as written in the link), or an error.
+Result<std::string> read_link(const std::string& path);
+
+/// Environment variable lookup. Under a sysroot, the recorded <sysroot>/proc/self/environ answers
+/// instead of the real environment, so a recorded Colab VM carries its COLAB_* variables.
+std::optional<std::string> getenv(const std::string& name);
+
+struct FsSpace {
+  uint64_t total_bytes = 0;
+  uint64_t free_bytes = 0;       ///< free to root
+  uint64_t available_bytes = 0;  ///< free to an unprivileged user (what `df` shows as Avail)
+};
+/// statvfs() of a mount point; under a sysroot it is answered from <sysroot>/statvfs.txt
+/// ("MOUNT TOTAL FREE AVAIL" per line), because sizes cannot be recorded as files.
+Result<FsSpace> filesystem_space(const std::string& mount);
+
+/// uname(2)-like machine name ("x86_64", "aarch64") of the running process.
+std::string machine_arch();
+
+}  // namespace gpuscout::os
+
+namespace gpuscout::os {
+/// Writes a file all-or-nothing: to a temporary beside it, then rename(2). A failure (or Ctrl-C)
+/// never leaves a half-written file at `path`. Not under the sysroot: this is the user's file.
+Result<void> write_file_atomic(const std::string& path, std::string_view content);
+}  // namespace gpuscout::os
