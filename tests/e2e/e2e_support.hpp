@@ -1,0 +1,39 @@
+#pragma once
+/// End-to-end helpers: run the real gpuscout binary with a controlled environment and read its output.
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace e2e {
+
+struct Run {
+  int exit_code = -1;
+  bool timed_out = false;
+  std::string out;
+  std::string err;
+  /// stdout parsed as JSON; fails the current test (and returns null) when it is not valid JSON.
+  nlohmann::json json() const;
+};
+
+/// Runs GPUSCOUT_BIN with args. The environment is the test's, plus `env` (a value of "<unset>" removes
+/// the variable). By default the driver libraries are pointed at paths that do not exist
+/// (GPUSCOUT_NVML_LIBRARY, GPUSCOUT_CUDA_LIBRARY), GPUSCOUT_SYSROOT is removed and --no-python behaviour is
+/// not forced; pass entries in `env` to override.
+Run run_gpuscout(const std::vector<std::string>& args, std::map<std::string, std::string> env = {},
+                 int timeout_ms = 60000);
+
+/// Environment for the fake drivers with a scenario file from tests/fakes/scenarios ("rtx4090" -> rtx4090.json).
+std::map<std::string, std::string> fake_driver_env(const std::string& scenario, bool old_driver = false);
+/// Environment for a fake torch scenario from tests/fakes/scenarios/torch ("cu121-ok").
+std::map<std::string, std::string> fake_torch_env(const std::string& scenario);
+/// GPUSCOUT_SYSROOT for a recorded machine in tests/fakes/sysroots.
+std::map<std::string, std::string> sysroot_env(const std::string& name);
+/// Merges environment maps (later ones win).
+std::map<std::string, std::string> merge(std::initializer_list<std::map<std::string, std::string>> parts);
+
+/// A fresh temporary directory, removed at process exit.
+std::string temp_dir();
+
+}  // namespace e2e
