@@ -1,0 +1,321 @@
+#!/usr/bin/env python3
+"""Checks the curated data tables in data/ (python3 standard library only).
+
+Usage: python3 tests/data/check_data.py DATA_DIR
+
+Each check prints one line per problem found and counts once in the summary line
+"data checks: N passed, M failed". Exit status is 1 when any check failed, 2 on bad usage.
+"""
+import csv
+import os
+import re
+import sys
+
+HEADERS = {
+    "compute_capability.csv": "cc,sm,architecture,vendor_family,notes,source,date",
+    "cuda_driver.csv": "cuda,release,linux_min_driver,windows_min_driver,family_min_driver,source,date",
+    "torch_builds.csv": "torch,released,cuda,platform,arch_list,ptx,channel,python_min,python_max,source,date",
+    "gpus.csv": "vendor,name,aliases,architecture,compute_capability,memory_bytes,memory_bandwidth_gbs,"
+                "fp32_tflops,fp16_tensor_tflops_dense,bf16_tensor_tflops_dense,fp16_accumulate,"
+                "fp8_tensor_tflops_dense,tdp_w,launch_year,launch_price_usd,street_price_usd,street_price_date,"
+                "form_factor,pci_ids,sms,boost_clock_mhz,l2_bytes,pcie_gen,pcie_width,software_support,source,date",
+    "platforms.csv": "kind,provider,offer,gpu,gpu_count,memory_bytes,usd_per_hour,free_hours_per_week,"
+                     "session_hours,requirements,steps,region,url,source,date",
+    "exchange_rates.csv": "currency,units_per_usd,symbol,source,date",
+}
+
+# Columns that must hold a number when not empty, and those that must then be > 0.
+NUMERIC = {
+    "gpus.csv": ["memory_bytes", "memory_bandwidth_gbs", "fp32_tflops", "fp16_tensor_tflops_dense",
+                 "bf16_tensor_tflops_dense", "fp16_accumulate", "fp8_tensor_tflops_dense", "tdp_w",
+                 "launch_year", "launch_price_usd", "street_price_usd", "sms", "boost_clock_mhz", "l2_bytes",
+                 "pcie_gen", "pcie_width"],
+    "platforms.csv": ["gpu_count", "memory_bytes", "usd_per_hour", "free_hours_per_week", "session_hours"],
+    "exchange_rates.csv": ["units_per_usd"],
+}
+POSITIVE = {
+    "gpus.csv": [c for c in NUMERIC["gpus.csv"]],
+    "platforms.csv": ["gpu_count", "memory_bytes", "free_hours_per_week", "session_hours"],
+    "exchange_rates.csv": ["units_per_usd"],
+}
+INTEGER = {
+    "gpus.csv": ["memory_bytes", "tdp_w", "launch_year", "sms", "boost_clock_mhz", "l2_bytes", "pcie_gen",
+                 "pcie_width"],
+    "platforms.csv": ["gpu_count", "memory_bytes"],
+}
+ENUMS = {
+    ("gpus.csv", "vendor"): {"nvidia", "amd", "intel"},
+    ("gpus.csv", "form_factor"): {"desktop", "laptop", "datacenter", "datacenter-passive", "workstation"},
+    ("platforms.csv", "kind"): {"free", "paid"},
+    ("torch_builds.csv", "channel"): {"stable", "experimental"},
+    ("torch_builds.csv", "platform"): {"linux-x86_64", "linux-aarch64", "windows-x86_64"},
+}
+ISO_DATE = re.compile(r"^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$")
+YEAR_MONTH = re.compile(r"^\d{4}-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?$")
+CC = re.compile(r"^\d{1,2}\.\d$")
+MAJOR_MINOR = re.compile(r"^\d{1,2}\.\d{1,2}$")
+DRIVER = re.compile(r"^\d{3}(\.\d{1,3}){0,2}$")
+PCI_ID = re.compile(r"^[0-9a-f]{4}:[0-9a-f]{4}$")
+SOURCE_KEY = re.compile(r"^\|\s*`([A-Za-z0-9-]+)`\s*\|", re.M)
+
+
+class Checker:
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+
+    def check(self, name, problems):
+        if problems:
+            self.failed += 1
+            for p in problems:
+                print(f"FAIL {name}: {p}")
+        else:
+            self.passed += 1
+
+
+def is_number(text):
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False
+
+
+def load(data_dir, name, problems):
+    """Returns the rows of one CSV as dicts, or None; reports a missing file or a wrong header."""
+    path = os.path.join(data_dir, name)
+    if not os.path.isfile(path):
+        problems.append(f"{path} is missing")
+        return None
+    with open(path, newline="", encoding="utf-8") as f:
+        lines = list(csv.reader(f, strict=True))
+    if not lines:
+        problems.append(f"{name} is empty")
+        return None
+    header = ",".join(lines[0])
+    if header != HEADERS[name]:
+        problems.append(f"{name} header is '{header}', expected '{HEADERS[name]}'")
+        return None
+    cols = lines[0]
+    rows = []
+    for n, cells in enumerate(lines[1:], start=2):
+        if len(cells) != len(cols):
+            problems.append(f"{name} line {n}: {len(cells)} cells, expected {len(cols)}")
+            continue
+        row = dict(zip(cols, cells))
+        row["_line"] = n
+        rows.append(row)
+    if not rows:
+        problems.append(f"{name} has no data rows")
+    return rows
+
+
+def main(argv):
+    if len(argv) != 2:
+        print("usage: check_data.py DATA_DIR", file=sys.stderr)
+        return 2
+    data_dir = argv[1]
+    ck = Checker()
+    tables = {}
+    for name in HEADERS:
+        problems = []
+        try:
+            tables[name] = load(data_dir, name, problems)
+        except (csv.Error, UnicodeDecodeError) as e:
+            problems.append(f"{name} does not parse: {e}")
+            tables[name] = None
+        ck.check(f"{name} parses with its exact header", problems)
+
+    keys = set()
+    sources_md = os.path.join(data_dir, "SOURCES.md")
+    if os.path.isfile(sources_md):
+        with open(sources_md, encoding="utf-8") as f:
+            keys = set(SOURCE_KEY.findall(f.read()))
+    ck.check("SOURCES.md defines source keys", [] if keys else [f"{sources_md} missing or defines no `KEY` rows"])
+
+    for name, rows in tables.items():
+        if rows is None:
+            continue
+        problems = []
+        for r in rows:
+            where = f"{name} line {r['_line']}"
+            if not r["source"].strip():
+                problems.append(f"{where}: empty source")
+            elif keys and not any(re.search(r"(?<![A-Za-z0-9-])" + re.escape(k) + r"(?![A-Za-z0-9-])", r["source"])
+                                  for k in keys):
+                problems.append(f"{where}: source names no key defined in SOURCES.md: '{r['source'][:60]}'")
+            if not ISO_DATE.match(r["date"]):
+                problems.append(f"{where}: date '{r['date']}' is not an ISO date (YYYY-MM-DD)")
+        ck.check(f"{name} rows have a source and an ISO date", problems)
+
+        problems = []
+        for col in NUMERIC.get(name, []):
+            for r in rows:
+                v = r[col].strip()
+                if not v:
+                    continue
+                where = f"{name} line {r['_line']} {col}"
+                if not is_number(v):
+                    problems.append(f"{where}: '{v}' is not a number")
+                elif col in INTEGER.get(name, []) and not re.fullmatch(r"\d+", v):
+                    problems.append(f"{where}: '{v}' is not a whole number")
+                elif col in POSITIVE.get(name, []) and float(v) <= 0:
+                    problems.append(f"{where}: {v} must be positive")
+                elif float(v) < 0:
+                    problems.append(f"{where}: {v} must not be negative")
+        ck.check(f"{name} numeric columns", problems)
+
+        problems = []
+        for (table, col), allowed in ENUMS.items():
+            if table != name:
+                continue
+            for r in rows:
+                if r[col] not in allowed:
+                    problems.append(f"{name} line {r['_line']} {col}: '{r[col]}' not in {sorted(allowed)}")
+        if any(t == name for t, _ in ENUMS):
+            ck.check(f"{name} enumerated columns", problems)
+
+    ccs = set()
+    if tables["compute_capability.csv"]:
+        problems = []
+        for r in tables["compute_capability.csv"]:
+            if not CC.match(r["cc"]):
+                problems.append(f"line {r['_line']}: cc '{r['cc']}' is not like 8.6")
+            elif r["cc"] in ccs:
+                problems.append(f"line {r['_line']}: duplicate cc {r['cc']}")
+            ccs.add(r["cc"])
+            if not re.fullmatch(r"sm_\d{2,3}", r["sm"]) or not r["architecture"]:
+                problems.append(f"line {r['_line']}: bad sm '{r['sm']}' or empty architecture")
+        ck.check("compute_capability.csv values", problems)
+
+    cudas = set()
+    if tables["cuda_driver.csv"]:
+        problems = []
+        for r in tables["cuda_driver.csv"]:
+            where = f"line {r['_line']}"
+            if not MAJOR_MINOR.match(r["cuda"]):
+                problems.append(f"{where}: cuda '{r['cuda']}' is not major.minor")
+            cudas.add(r["cuda"])
+            if not r["release"]:
+                problems.append(f"{where}: empty release")
+            if not DRIVER.match(r["linux_min_driver"]):
+                problems.append(f"{where}: linux_min_driver '{r['linux_min_driver']}' is not a driver version or branch")
+            for col in ("windows_min_driver", "family_min_driver"):
+                if r[col] and not DRIVER.match(r[col]):
+                    problems.append(f"{where}: {col} '{r[col]}' is not a driver version")
+        ck.check("cuda_driver.csv values", problems)
+
+    if tables["torch_builds.csv"]:
+        problems = []
+        cpu_rows = set()
+        releases = set()
+        for r in tables["torch_builds.csv"]:
+            where = f"torch_builds.csv line {r['_line']}"
+            releases.add(r["torch"])
+            if not MAJOR_MINOR.match(r["torch"]):
+                problems.append(f"{where}: torch '{r['torch']}' is not major.minor")
+            if not YEAR_MONTH.match(r["released"]):
+                problems.append(f"{where}: released '{r['released']}' is not YYYY-MM or YYYY-MM-DD")
+            for col in ("python_min", "python_max"):
+                if not MAJOR_MINOR.match(r[col]):
+                    problems.append(f"{where}: {col} '{r[col]}' is not like 3.10")
+            if not r["cuda"]:
+                cpu_rows.add(r["torch"])
+                if r["arch_list"] or r["ptx"]:
+                    problems.append(f"{where}: CPU row (empty cuda) has an arch list or PTX")
+                continue
+            if cudas and r["cuda"] not in cudas:
+                problems.append(f"{where}: cuda {r['cuda']} is not in cuda_driver.csv")
+            archs = r["arch_list"].split()
+            if not archs:
+                problems.append(f"{where}: empty arch_list for a CUDA build")
+            for a in archs + ([r["ptx"]] if r["ptx"] else []):
+                if ccs and a not in ccs:
+                    problems.append(f"{where}: arch '{a}' is not a compute capability in compute_capability.csv")
+            if r["ptx"] and r["ptx"] not in archs:
+                problems.append(f"{where}: ptx {r['ptx']} is not in its arch_list")
+        for t in sorted(releases - cpu_rows):
+            problems.append(f"torch {t} has no CPU row (empty cuda)")
+        ck.check("torch_builds.csv values and arches", problems)
+
+    names = {}
+    if tables["gpus.csv"]:
+        problems = []
+        for r in tables["gpus.csv"]:
+            where = f"gpus.csv line {r['_line']}"
+            if not r["name"].strip():
+                problems.append(f"{where}: empty name")
+            for label in [r["name"]] + [a for a in r["aliases"].split(";") if a.strip()]:
+                key = label.strip().lower()
+                if key in names and names[key] != r["_line"]:
+                    problems.append(f"{where}: name/alias '{label}' also used on line {names[key]}")
+                elif key in names:
+                    problems.append(f"{where}: '{label}' repeated within the row")
+                names[key] = r["_line"]
+        ck.check("gpus.csv names and aliases are unique (case-insensitive)", problems)
+
+        problems = []
+        for r in tables["gpus.csv"]:
+            where = f"gpus.csv line {r['_line']} ({r['name']})"
+            cc = r["compute_capability"]
+            if r["vendor"] == "nvidia":
+                if not cc:
+                    problems.append(f"{where}: NVIDIA GPU without compute_capability")
+                elif ccs and cc not in ccs:
+                    problems.append(f"{where}: compute_capability {cc} is not in compute_capability.csv")
+            elif cc:
+                problems.append(f"{where}: compute_capability set for a non-NVIDIA GPU")
+        ck.check("gpus.csv compute capabilities are known", problems)
+
+        problems = []
+        for r in tables["gpus.csv"]:
+            where = f"gpus.csv line {r['_line']} ({r['name']})"
+            ids = [i for i in r["pci_ids"].split(";")] if r["pci_ids"] else []
+            for i in ids:
+                if not PCI_ID.match(i):
+                    problems.append(f"{where}: pci id '{i}' is not like 10de:2684 (lower case)")
+                    continue
+                vendor = {"nvidia": "10de", "amd": "1002", "intel": "8086"}.get(r["vendor"])
+                if vendor and not i.startswith(vendor + ":"):
+                    problems.append(f"{where}: pci id '{i}' does not belong to vendor {r['vendor']} ({vendor})")
+            if len(set(ids)) != len(ids):
+                problems.append(f"{where}: repeated pci id")
+            if r["street_price_usd"] and not ISO_DATE.match(r["street_price_date"]):
+                problems.append(f"{where}: street_price_usd without an ISO street_price_date")
+            if r["street_price_date"] and not r["street_price_usd"]:
+                problems.append(f"{where}: street_price_date without street_price_usd")
+        ck.check("gpus.csv pci ids and street prices", problems)
+
+    if tables["platforms.csv"] and names:
+        problems = []
+        for r in tables["platforms.csv"]:
+            where = f"platforms.csv line {r['_line']}"
+            if r["gpu"].strip().lower() not in names:
+                problems.append(f"{where}: gpu '{r['gpu']}' is not a name or alias in gpus.csv")
+            if r["kind"] == "paid" and not (r["usd_per_hour"] and float(r["usd_per_hour"]) > 0):
+                problems.append(f"{where}: paid offer without a positive usd_per_hour")
+            if r["kind"] == "free" and r["usd_per_hour"] and float(r["usd_per_hour"]) != 0:
+                problems.append(f"{where}: free offer with a non-zero usd_per_hour")
+        ck.check("platforms.csv offers resolve to gpus.csv", problems)
+
+    if tables["exchange_rates.csv"]:
+        problems = []
+        seen = set()
+        for r in tables["exchange_rates.csv"]:
+            if not re.fullmatch(r"[A-Z]{3}", r["currency"]) or r["currency"] in seen:
+                problems.append(f"line {r['_line']}: bad or repeated currency '{r['currency']}'")
+            seen.add(r["currency"])
+        for c in ("USD", "CNY", "EUR", "GBP", "JPY", "INR", "KRW", "CAD", "AUD"):
+            if c not in seen:
+                problems.append(f"currency {c} is missing")
+        usd = [r for r in tables["exchange_rates.csv"] if r["currency"] == "USD"]
+        if usd and usd[0]["units_per_usd"] and float(usd[0]["units_per_usd"]) != 1:
+            problems.append("USD units_per_usd must be 1")
+        ck.check("exchange_rates.csv currencies", problems)
+
+    print(f"data checks: {ck.passed} passed, {ck.failed} failed")
+    return 1 if ck.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
