@@ -1,0 +1,431 @@
+// fake_smoke: loads libnvidia-ml.so.1 and libcuda.so.1 by soname (as gpuscout does) and prints what
+// they report as key=value lines; `fake_smoke selftest SCENARIO_DIR` runs itself once per
+// scenario/environment and checks the lines. Needs LD_LIBRARY_PATH to point at the fakes.
+#include "cuda_abi.hpp"
+#include "nvml_abi.hpp"
+
+#include <dlfcn.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+template <class F>
+F* sym(void* lib, const char* name) {
+    return lib == nullptr ? nullptr : reinterpret_cast<F*>(dlsym(lib, name));
+}
+
+void line(const std::string& key, const std::string& value) { std::printf("%s=%s\n", key.c_str(), value.c_str()); }
+std::string num(unsigned long long v) { return std::to_string(v); }
+std::string err(int code) { return "err" + std::to_string(code); }
+
+void show_nvml() {
+    void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (lib == nullptr) {
+        line("nvml.lib", "missing");
+        return;
+    }
+    std::string missing;
+    for (const char* name : {"nvmlInit_v2", "nvmlInitWithFlags", "nvmlDeviceGetMemoryInfo_v2",
+                             "nvmlDeviceGetComputeRunningProcesses_v3", "nvmlSystemGetCudaDriverVersion_v2",
+                             "nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetMemoryBusWidth"})
+        if (dlsym(lib, name) == nullptr) missing += std::string(missing.empty() ? "" : ",") + name;
+    line("nvml.missing", missing);
+
+    auto init = sym<nvmlReturn_t()>(lib, "nvmlInit_v2");
+    if (init == nullptr) init = sym<nvmlReturn_t()>(lib, "nvmlInit");
+    const auto t0 = std::chrono::steady_clock::now();
+    const nvmlReturn_t rc = init();
+    line("nvml.init", num(static_cast<unsigned>(rc)));
+    line("nvml.init_ms", num(static_cast<unsigned long long>(
+                             std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
+                                 .count())));
+    const auto error_string = sym<const char*(nvmlReturn_t)>(lib, "nvmlErrorString");
+    line("nvml.init_text", error_string(rc));
+    if (rc != NVML_SUCCESS) {
+        auto count = sym<nvmlReturn_t(unsigned*)>(lib, "nvmlDeviceGetCount_v2");
+        unsigned n = 0;
+        line("nvml.count_after_failed_init", err(count(&n)));
+        return;
+    }
+    char text[96];
+    if (sym<nvmlReturn_t(char*, unsigned)>(lib, "nvmlSystemGetDriverVersion")(text, sizeof text) == NVML_SUCCESS)
+        line("nvml.driver", text);
+    if (sym<nvmlReturn_t(char*, unsigned)>(lib, "nvmlSystemGetNVMLVersion")(text, sizeof text) == NVML_SUCCESS)
+        line("nvml.version", text);
+    line("nvml.driver_small_buffer", err(sym<nvmlReturn_t(char*, unsigned)>(lib, "nvmlSystemGetDriverVersion")(text, 4)));
+    int cuda_version = 0;
+    if (sym<nvmlReturn_t(int*)>(lib, "nvmlSystemGetCudaDriverVersion")(&cuda_version) == NVML_SUCCESS)
+        line("nvml.cuda_version", num(static_cast<unsigned>(cuda_version)));
+    unsigned count = 0;
+    const nvmlReturn_t crc = sym<nvmlReturn_t(unsigned*)>(lib, "nvmlDeviceGetCount_v2")(&count);
+    line("nvml.count", crc == NVML_SUCCESS ? num(count) : err(crc));
+
+    using U = nvmlReturn_t(nvmlDevice_t, unsigned*);
+    for (unsigned i = 0; i < count; ++i) {
+        const std::string k = "nvml." + num(i) + ".";
+        nvmlDevice_t dev = nullptr;
+        const auto hrc = sym<nvmlReturn_t(unsigned, nvmlDevice_t*)>(lib, "nvmlDeviceGetHandleByIndex_v2")(i, &dev);
+        if (hrc != NVML_SUCCESS) {
+            line(k + "handle", err(hrc));
+            continue;
+        }
+        const auto text_of = [&](const char* fn, const char* key) {
+            const auto r = sym<nvmlReturn_t(nvmlDevice_t, char*, unsigned)>(lib, fn)(dev, text, sizeof text);
+            line(k + key, r == NVML_SUCCESS ? std::string(text) : err(r));
+        };
+        text_of("nvmlDeviceGetName", "name");
+        text_of("nvmlDeviceGetUUID", "uuid");
+        if (auto pci3 = sym<nvmlReturn_t(nvmlDevice_t, nvmlPciInfo_t*)>(lib, "nvmlDeviceGetPciInfo_v3")) {
+            nvmlPciInfo_t pci{};
+            const auto r = pci3(dev, &pci);
+            char ids[64];
+            std::snprintf(ids, sizeof ids, "0x%08X/0x%08X", pci.pciDeviceId, pci.pciSubSystemId);
+            line(k + "bus", r == NVML_SUCCESS ? std::string(pci.busId) : err(r));
+            line(k + "bus_legacy", pci.busIdLegacy);
+            line(k + "pci_ids", ids);
+            nvmlDevice_t again = nullptr;
+            sym<nvmlReturn_t(const char*, nvmlDevice_t*)>(lib, "nvmlDeviceGetHandleByPciBusId_v2")(pci.busIdLegacy,
+                                                                                                    &again);
+            line(k + "by_bus_id_same", again == dev ? "yes" : "no");
+        }
+        nvmlPciInfo_v1_t pci1{};
+        if (sym<nvmlReturn_t(nvmlDevice_t, nvmlPciInfo_v1_t*)>(lib, "nvmlDeviceGetPciInfo")(dev, &pci1) == NVML_SUCCESS)
+            line(k + "bus_v1", pci1.busId);
+        nvmlMemory_t m1{};
+        const auto r1 = sym<nvmlReturn_t(nvmlDevice_t, nvmlMemory_t*)>(lib, "nvmlDeviceGetMemoryInfo")(dev, &m1);
+        line(k + "mem_v1", r1 == NVML_SUCCESS ? num(m1.total) + "/" + num(m1.free) + "/" + num(m1.used) : err(r1));
+        if (auto v2 = sym<nvmlReturn_t(nvmlDevice_t, nvmlMemory_v2_t*)>(lib, "nvmlDeviceGetMemoryInfo_v2")) {
+            nvmlMemory_v2_t m2{};
+            line(k + "mem_v2_unversioned", err(v2(dev, &m2)));
+            m2.version = nvmlMemory_v2;
+            const auto r2 = v2(dev, &m2);
+            line(k + "mem_v2", r2 == NVML_SUCCESS ? num(m2.total) + "/" + num(m2.reserved) + "/" + num(m2.free) + "/" +
+                                                        num(m2.used)
+                                                  : err(r2));
+        }
+        int major = 0, minor = 0;
+        const auto ccr = sym<nvmlReturn_t(nvmlDevice_t, int*, int*)>(lib, "nvmlDeviceGetCudaComputeCapability")(
+            dev, &major, &minor);
+        line(k + "cc", ccr == NVML_SUCCESS ? num(static_cast<unsigned>(major)) + "." + num(static_cast<unsigned>(minor))
+                                           : err(ccr));
+        const auto uint_of = [&](const char* fn, const char* key) {
+            auto f = sym<U>(lib, fn);
+            if (f == nullptr) return;
+            unsigned v = 0;
+            const auto r = f(dev, &v);
+            line(k + key, r == NVML_SUCCESS ? num(v) : err(r));
+        };
+        uint_of("nvmlDeviceGetPowerUsage", "power_mw");
+        uint_of("nvmlDeviceGetEnforcedPowerLimit", "power_limit_mw");
+        uint_of("nvmlDeviceGetCurrPcieLinkGeneration", "pcie_gen");
+        uint_of("nvmlDeviceGetMaxPcieLinkWidth", "pcie_width_max");
+        uint_of("nvmlDeviceGetMemoryBusWidth", "bus_width");
+        unsigned temp = 0;
+        const auto tr = sym<nvmlReturn_t(nvmlDevice_t, nvmlTemperatureSensors_t, unsigned*)>(
+            lib, "nvmlDeviceGetTemperature")(dev, NVML_TEMPERATURE_GPU, &temp);
+        line(k + "temp", tr == NVML_SUCCESS ? num(temp) : err(tr));
+        unsigned mhz = 0;
+        const auto clk = sym<nvmlReturn_t(nvmlDevice_t, nvmlClockType_t, unsigned*)>(lib, "nvmlDeviceGetMaxClockInfo")(
+            dev, NVML_CLOCK_SM, &mhz);
+        line(k + "max_sm_mhz", clk == NVML_SUCCESS ? num(mhz) : err(clk));
+        nvmlUtilization_t util{};
+        const auto ur = sym<nvmlReturn_t(nvmlDevice_t, nvmlUtilization_t*)>(lib, "nvmlDeviceGetUtilizationRates")(dev, &util);
+        line(k + "util", ur == NVML_SUCCESS ? num(util.gpu) + "/" + num(util.memory) : err(ur));
+        unsigned long long reasons = 0;
+        const auto thr = sym<nvmlReturn_t(nvmlDevice_t, unsigned long long*)>(
+            lib, "nvmlDeviceGetCurrentClocksThrottleReasons")(dev, &reasons);
+        line(k + "throttle", thr == NVML_SUCCESS ? num(reasons) : err(thr));
+
+        // Process list: the two-call protocol (ask with 0, get INSUFFICIENT_SIZE and the count).
+        using P3 = nvmlReturn_t(nvmlDevice_t, unsigned*, nvmlProcessInfo_t*);
+        using P1 = nvmlReturn_t(nvmlDevice_t, unsigned*, nvmlProcessInfo_v1_t*);
+        std::string procs;
+        unsigned n = 0;
+        if (auto p3 = sym<P3>(lib, "nvmlDeviceGetComputeRunningProcesses_v3")) {
+            const auto first = p3(dev, &n, nullptr);
+            std::vector<nvmlProcessInfo_t> infos(n);
+            const auto second = n == 0 ? first : p3(dev, &n, infos.data());
+            procs = "v3 first=" + num(static_cast<unsigned>(first)) + " second=" + num(static_cast<unsigned>(second));
+            for (unsigned j = 0; j < n && second == NVML_SUCCESS; ++j) {
+                char name[64] = "?";
+                sym<nvmlReturn_t(unsigned, char*, unsigned)>(lib, "nvmlSystemGetProcessName")(infos[j].pid, name,
+                                                                                              sizeof name);
+                procs += " " + num(infos[j].pid) + ":" + num(infos[j].usedGpuMemory) + ":" + name + ":" +
+                         num(infos[j].gpuInstanceId);
+            }
+        } else {
+            auto p1 = sym<P1>(lib, "nvmlDeviceGetComputeRunningProcesses");
+            const auto first = p1(dev, &n, nullptr);
+            std::vector<nvmlProcessInfo_v1_t> infos(n);
+            const auto second = n == 0 ? first : p1(dev, &n, infos.data());
+            procs = "v1 first=" + num(static_cast<unsigned>(first)) + " second=" + num(static_cast<unsigned>(second));
+            for (unsigned j = 0; j < n && second == NVML_SUCCESS; ++j)
+                procs += " " + num(infos[j].pid) + ":" + num(infos[j].usedGpuMemory);
+        }
+        line(k + "procs", procs);
+    }
+    line("nvml.shutdown", num(static_cast<unsigned>(sym<nvmlReturn_t()>(lib, "nvmlShutdown")())));
+    line("nvml.shutdown_again", num(static_cast<unsigned>(sym<nvmlReturn_t()>(lib, "nvmlShutdown")())));
+}
+
+void show_cuda() {
+    void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (lib == nullptr) {
+        line("cuda.lib", "missing");
+        return;
+    }
+    int version = 0;
+    const auto vr = sym<CUresult(int*)>(lib, "cuDriverGetVersion")(&version);
+    line("cuda.version", vr == CUDA_SUCCESS ? num(static_cast<unsigned>(version)) : err(vr));
+    int count = 0;
+    line("cuda.count_before_init", err(sym<CUresult(int*)>(lib, "cuDeviceGetCount")(&count)));
+    const auto t0 = std::chrono::steady_clock::now();
+    const CUresult rc = sym<CUresult(unsigned)>(lib, "cuInit")(0);
+    line("cuda.init", num(static_cast<unsigned>(rc)));
+    line("cuda.init_ms", num(static_cast<unsigned long long>(
+                             std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
+                                 .count())));
+    const char* name = nullptr;
+    sym<CUresult(CUresult, const char**)>(lib, "cuGetErrorName")(rc, &name);
+    line("cuda.init_name", name == nullptr ? "(null)" : name);
+    if (rc != CUDA_SUCCESS) return;
+    sym<CUresult(int*)>(lib, "cuDeviceGetCount")(&count);
+    line("cuda.count", num(static_cast<unsigned>(count)));
+    auto attr = sym<CUresult(int*, CUdevice_attribute, CUdevice)>(lib, "cuDeviceGetAttribute");
+    for (int i = 0; i < count; ++i) {
+        const std::string k = "cuda." + num(static_cast<unsigned>(i)) + ".";
+        CUdevice dev = -1;
+        sym<CUresult(CUdevice*, int)>(lib, "cuDeviceGet")(&dev, i);
+        char text[128];
+        sym<CUresult(char*, int, CUdevice)>(lib, "cuDeviceGetName")(text, sizeof text, dev);
+        line(k + "name", text);
+        sym<CUresult(char*, int, CUdevice)>(lib, "cuDeviceGetPCIBusId")(text, sizeof text, dev);
+        line(k + "bus", text);
+        const auto a = [&](CUdevice_attribute at) {
+            int v = 0;
+            const auto r = attr(&v, at, dev);
+            return r == CUDA_SUCCESS ? num(static_cast<unsigned>(v)) : err(r);
+        };
+        line(k + "cc", a(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) + "." + a(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR));
+        line(k + "sm", a(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT));
+        line(k + "clock_khz", a(CU_DEVICE_ATTRIBUTE_CLOCK_RATE));
+        line(k + "l2", a(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE));
+        line(k + "attr_9999", a(9999));
+        std::size_t total = 0;
+        sym<CUresult(std::size_t*, CUdevice)>(lib, "cuDeviceTotalMem_v2")(&total, dev);
+        line(k + "total", num(total));
+        CUuuid uuid{};
+        sym<CUresult(CUuuid*, CUdevice)>(lib, "cuDeviceGetUuid_v2")(&uuid, dev);
+        std::snprintf(text, sizeof text, "%02x%02x%02x%02x", static_cast<unsigned char>(uuid.bytes[0]),
+                      static_cast<unsigned char>(uuid.bytes[1]), static_cast<unsigned char>(uuid.bytes[2]),
+                      static_cast<unsigned char>(uuid.bytes[3]));
+        line(k + "uuid_head", text);
+        std::size_t free_b = 0, total_b = 0;
+        auto meminfo = sym<CUresult(std::size_t*, std::size_t*)>(lib, "cuMemGetInfo_v2");
+        line(k + "meminfo_no_ctx", err(meminfo(&free_b, &total_b)));
+        CUcontext ctx = nullptr;
+        sym<CUresult(CUcontext*, CUdevice)>(lib, "cuDevicePrimaryCtxRetain")(&ctx, dev);
+        sym<CUresult(CUcontext)>(lib, "cuCtxSetCurrent")(ctx);
+        const auto mr = meminfo(&free_b, &total_b);
+        line(k + "meminfo", mr == CUDA_SUCCESS ? num(free_b) + "/" + num(total_b) : err(mr));
+        sym<CUresult(CUcontext)>(lib, "cuCtxSetCurrent")(nullptr);
+        sym<CUresult(CUdevice)>(lib, "cuDevicePrimaryCtxRelease_v2")(dev);
+    }
+}
+
+// ---- selftest ---------------------------------------------------------------------------------
+
+struct Child {
+    std::string out;
+    bool timed_out = false;
+};
+
+// Runs `/proc/self/exe show` with the given environment changes (value nullptr = unset).
+Child run_show(const std::vector<std::pair<std::string, const char*>>& env, int timeout_ms) {
+    int fds[2];
+    if (pipe(fds) != 0) std::abort();
+    const pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        close(fds[0]);
+        close(fds[1]);
+        for (const auto& [k, v] : env) {
+            if (v == nullptr) unsetenv(k.c_str());
+            else setenv(k.c_str(), v, 1);
+        }
+        execl("/proc/self/exe", "fake_smoke", "show", static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    close(fds[1]);
+    Child c;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+    char buf[4096];
+    for (;;) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) {
+            c.timed_out = true;
+            kill(pid, SIGKILL);
+            break;
+        }
+        pollfd p{fds[0], POLLIN, 0};
+        if (poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;
+        const auto n = read(fds[0], buf, sizeof buf);
+        if (n <= 0) break;
+        c.out.append(buf, static_cast<std::size_t>(n));
+    }
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return c;
+}
+
+int failures = 0;
+
+void expect(const Child& c, const std::string& what, const std::string& kv) {
+    if (c.out.find("\n" + kv + "\n") == std::string::npos && c.out.rfind(kv + "\n", 0) != 0) {
+        std::printf("FAIL %s: expected line '%s'\n", what.c_str(), kv.c_str());
+        ++failures;
+    }
+}
+
+int selftest(const std::string& dir) {
+    const char* old_dir = std::getenv("GPUSCOUT_FAKE_OLD_LIB_DIR");
+    const auto sc = [&](const char* name) { return dir + "/" + name + ".json"; };
+    using Env = std::vector<std::pair<std::string, const char*>>;
+    const auto run = [&](const char* scenario, const Env& extra = {}, int timeout_ms = 20000) {
+        const std::string path = scenario != nullptr ? sc(scenario) : "";
+        Env env{{"CUDA_VISIBLE_DEVICES", nullptr},
+                {"CUDA_DEVICE_ORDER", nullptr},
+                {"GPUSCOUT_FAKE_SCENARIO", scenario != nullptr ? path.c_str() : nullptr}};
+        env.insert(env.end(), extra.begin(), extra.end());  // applied in order: the caller's win
+        return run_show(env, timeout_ms);
+    };
+
+    {
+        const auto c = run(nullptr);
+        expect(c, "no scenario", "nvml.init=0");
+        expect(c, "no scenario", "nvml.count=0");
+        expect(c, "no scenario", "cuda.init=100");
+        expect(c, "no scenario", "nvml.missing=");
+    }
+    {
+        const auto c = run("rtx4090");
+        expect(c, "rtx4090", "nvml.driver=580.95.05");
+        expect(c, "rtx4090", "nvml.cuda_version=13000");
+        expect(c, "rtx4090", "nvml.driver_small_buffer=err7");
+        expect(c, "rtx4090", "nvml.0.name=NVIDIA GeForce RTX 4090");
+        expect(c, "rtx4090", "nvml.0.bus=00000000:01:00.0");
+        expect(c, "rtx4090", "nvml.0.bus_legacy=0000:01:00.0");
+        expect(c, "rtx4090", "nvml.0.bus_v1=0000:01:00.0");
+        expect(c, "rtx4090", "nvml.0.by_bus_id_same=yes");
+        expect(c, "rtx4090", "nvml.0.cc=8.9");
+        expect(c, "rtx4090", "nvml.0.mem_v2_unversioned=err25");
+        expect(c, "rtx4090", "nvml.0.mem_v1=25757220864/25217007616/540213248");
+        expect(c, "rtx4090", "nvml.0.mem_v2=25757220864/455475200/25217007616/84738048");
+        expect(c, "rtx4090", "nvml.shutdown=0");
+        expect(c, "rtx4090", "nvml.shutdown_again=1");
+        expect(c, "rtx4090", "cuda.version=13000");
+        expect(c, "rtx4090", "cuda.count_before_init=err3");
+        expect(c, "rtx4090", "cuda.init=0");
+        expect(c, "rtx4090", "cuda.count=1");
+        expect(c, "rtx4090", "cuda.0.bus=0000:01:00.0");
+        expect(c, "rtx4090", "cuda.0.cc=8.9");
+        expect(c, "rtx4090", "cuda.0.clock_khz=2520000");
+        expect(c, "rtx4090", "cuda.0.attr_9999=err1");
+        expect(c, "rtx4090", "cuda.0.meminfo_no_ctx=err201");
+        expect(c, "rtx4090", "cuda.0.meminfo=25217007616/25757220864");
+    }
+    {
+        const auto c = run("two-mixed");
+        expect(c, "two-mixed", "nvml.count=2");
+        expect(c, "two-mixed", "nvml.0.name=NVIDIA GeForce RTX 3060");
+        expect(c, "two-mixed", "nvml.1.name=NVIDIA GeForce RTX 3090");
+        expect(c, "two-mixed", "cuda.0.name=NVIDIA GeForce RTX 3090");
+        expect(c, "two-mixed", "cuda.1.name=NVIDIA GeForce RTX 3060");
+        const auto pci = run("two-mixed", {{"CUDA_DEVICE_ORDER", "PCI_BUS_ID"}});
+        expect(pci, "two-mixed PCI_BUS_ID", "cuda.0.name=NVIDIA GeForce RTX 3060");
+        const auto one = run("two-mixed", {{"CUDA_VISIBLE_DEVICES", "1"}});
+        expect(one, "two-mixed CVD=1", "cuda.count=1");
+        expect(one, "two-mixed CVD=1", "cuda.0.name=NVIDIA GeForce RTX 3060");
+        expect(one, "two-mixed CVD=1", "nvml.count=2");
+        const auto stop = run("two-mixed", {{"CUDA_VISIBLE_DEVICES", "0,7,1"}});
+        expect(stop, "two-mixed CVD=0,7,1", "cuda.count=1");
+        const auto uuid = run("two-mixed", {{"CUDA_VISIBLE_DEVICES", "GPU-5f3a"}});
+        expect(uuid, "two-mixed CVD=GPU-5f3a", "cuda.0.name=NVIDIA GeForce RTX 3060");
+        const auto none = run("two-mixed", {{"CUDA_VISIBLE_DEVICES", ""}});
+        expect(none, "two-mixed CVD=''", "cuda.init=100");
+        const auto minus = run("two-mixed", {{"CUDA_VISIBLE_DEVICES", "-1"}});
+        expect(minus, "two-mixed CVD=-1", "cuda.init=100");
+    }
+    {
+        const auto c = run("nvml-errors");
+        expect(c, "nvml-errors", "nvml.0.temp=err3");
+        expect(c, "nvml-errors", "nvml.0.power_mw=err3");
+        expect(c, "nvml-errors", "nvml.0.util=err999");
+    }
+    {
+        const auto c = run("driver-not-loaded");
+        expect(c, "driver-not-loaded", "nvml.init=9");
+        expect(c, "driver-not-loaded", "nvml.init_text=Driver Not Loaded");
+        expect(c, "driver-not-loaded", "nvml.count_after_failed_init=err1");
+        expect(c, "driver-not-loaded", "cuda.init=100");
+    }
+    {
+        const auto c = run("lib-mismatch");
+        expect(c, "lib-mismatch", "nvml.init=18");
+    }
+    {
+        const auto c = run("stub");
+        expect(c, "stub", "cuda.init=34");
+        expect(c, "stub", "cuda.init_name=CUDA_ERROR_STUB_LIBRARY");
+    }
+    {
+        const auto c = run("busy");
+        expect(c, "busy", "nvml.0.procs=v3 first=7 second=0 4242:16106127360:python3:4294967295 "
+                          "5151:5368709120:/usr/bin/ollama:4294967295");
+    }
+    {
+        const auto c = run("hang", {}, 1500);
+        if (!c.timed_out) {
+            std::printf("FAIL hang: the child finished within 1.5 s\n");
+            ++failures;
+        }
+    }
+    if (old_dir != nullptr) {
+        const auto c = run("rtx4090", {{"LD_LIBRARY_PATH", old_dir}});
+        expect(c, "old driver", "nvml.missing=nvmlInit_v2,nvmlInitWithFlags,nvmlDeviceGetMemoryInfo_v2,"
+                                "nvmlDeviceGetComputeRunningProcesses_v3,nvmlSystemGetCudaDriverVersion_v2,"
+                                "nvmlDeviceGetPciInfo_v3,nvmlDeviceGetMemoryBusWidth");
+        expect(c, "old driver", "nvml.init=0");
+        expect(c, "old driver", "nvml.0.bus_v1=0000:01:00.0");
+        expect(c, "old driver", "nvml.0.procs=v1 first=0 second=0");
+        expect(c, "old driver", "cuda.init=0");
+    }
+    std::printf("%s: %d failure(s)\n", failures == 0 ? "PASS" : "FAIL", failures);
+    return failures == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const std::string mode = argc > 1 ? argv[1] : "show";
+    if (mode == "selftest" && argc > 2) return selftest(argv[2]);
+    if (mode != "show") {
+        std::fprintf(stderr, "usage: fake_smoke [show] | fake_smoke selftest SCENARIO_DIR\n");
+        return 2;
+    }
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
+    show_nvml();
+    show_cuda();
+    return 0;
+}

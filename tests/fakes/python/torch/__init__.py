@@ -1,0 +1,21 @@
+"""A fake `torch` for testing gpuscout's Python probe without PyTorch or a GPU.
+
+It answers the handful of calls the probe makes (version, CUDA/HIP build, devices, arch list,
+cuDNN) from the JSON file named by GPUSCOUT_FAKE_TORCH; see tests/fakes/scenarios/README.md.
+"""
+import time as _time
+
+from ._fake_config import CONFIG as _CONFIG
+
+if _CONFIG.get("hang_seconds"):
+    _time.sleep(float(_CONFIG["hang_seconds"]))  # a wedged import (driver probe stuck in cuInit)
+if _CONFIG.get("import_error"):
+    raise ImportError(_CONFIG["import_error"])
+
+from . import version  # noqa: E402
+from . import cuda  # noqa: E402
+from . import backends  # noqa: E402
+
+__version__ = version.__version__
+
+__all__ = ["__version__", "version", "cuda", "backends"]
