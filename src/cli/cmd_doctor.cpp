@@ -1,7 +1,105 @@
+// doctor (the default), info and device: probe (or load --from), diagnose, print.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
+#include <fmt/format.h>
+
 #include "cli/commands.hpp"
+#include "diagnose/diagnose.hpp"
+#include "inventory/json.hpp"
+#include "probe/probe.hpp"
+#include "report/doctor_text.hpp"
+
 namespace gpuscout::cli {
-void add_doctor_command(CLI::App& app, GlobalOptions&) { app.add_subcommand("doctor", "(wip)"); }
-void add_info_command(CLI::App& app, GlobalOptions&) { app.add_subcommand("info", "(wip)"); }
-void add_device_command(CLI::App& app, GlobalOptions&) { app.add_subcommand("device", "(wip)"); }
+namespace {
+
+struct InventoryOptions {
+  bool json = false;
+  bool no_python = false;
+  std::string from;
+  double timeout_s = 5.0;
+};
+
+void add_inventory_options(CLI::App* sub, InventoryOptions& o) {
+  sub->add_flag("--json", o.json, "Print JSON (schema gpuscout.inventory/1, see docs/json.md)");
+  sub->add_flag("--no-python", o.no_python, "Skip the Python/PyTorch probe");
+  sub->add_option("--from", o.from, "Read a saved `gpuscout info --json` instead of probing this machine");
+  sub->add_option("--timeout", o.timeout_s, "Seconds before a hung driver probe is cut off")
+      ->check(CLI::Range(0.1, 120.0));
+}
+
+Inventory obtain(const InventoryOptions& o) {
+  if (!o.from.empty()) {
+    auto inv = load_inventory_file(o.from);
+    if (!inv) throw UsageError(inv.error().message);
+    return std::move(*inv);
+  }
+  probe::Options options;
+  options.python = !o.no_python;
+  options.driver_timeout = std::chrono::milliseconds(static_cast<long long>(o.timeout_s * 1000));
+  return probe::collect(options);
+}
+
+report::TextStyle text_style() {
+  report::TextStyle s;
+  s.color = ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
+  return s;
+}
+
+void print(const std::string& s) {
+  std::fwrite(s.data(), 1, s.size(), stdout);
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+void add_doctor_command(CLI::App& app, GlobalOptions& global) {
+  auto* sub = app.add_subcommand("doctor", "Check this machine for deep learning: a verdict and the next steps (default)");
+  auto o = std::make_shared<InventoryOptions>();
+  add_inventory_options(sub, *o);
+  sub->callback([o, &global] {
+    const Inventory inv = obtain(*o);
+    const auto verdict = diagnose::diagnose(inv);
+    if (o->json) {
+      Json j = inventory_to_json(inv);
+      j["verdict"] = diagnose::to_json(verdict);
+      print(j.dump(2) + "\n");
+    } else {
+      const auto style = text_style();
+      print(report::render_inventory_text(inv, style) + "\n" + report::render_verdict_text(verdict, style));
+    }
+    global.exit_code = 0;
+  });
+}
+
+void add_info_command(CLI::App& app, GlobalOptions& global) {
+  auto* sub = app.add_subcommand("info", "Everything gpuscout knows about this machine, without a verdict");
+  auto o = std::make_shared<InventoryOptions>();
+  add_inventory_options(sub, *o);
+  sub->callback([o, &global] {
+    const Inventory inv = obtain(*o);
+    if (o->json) print(inventory_to_json(inv).dump(2) + "\n");
+    else print(report::render_inventory_text(inv, text_style()));
+    global.exit_code = 0;
+  });
+}
+
+void add_device_command(CLI::App& app, GlobalOptions& global) {
+  auto* sub = app.add_subcommand(
+      "device", "Print the device a training script should use (cuda:N or cpu), for DEVICE=$(gpuscout device)");
+  auto o = std::make_shared<InventoryOptions>();
+  sub->add_option("--from", o->from, "Read a saved `gpuscout info --json` instead of probing this machine");
+  sub->add_flag("--no-python", o->no_python, "Decide from the driver alone, without asking PyTorch");
+  sub->callback([o, &global] {
+    const Inventory inv = obtain(*o);
+    print(diagnose::diagnose(inv).device + "\n");
+    global.exit_code = 0;
+  });
+}
+
 void add_internal_commands(CLI::App&, GlobalOptions&) {}
+
 }  // namespace gpuscout::cli

@@ -1,0 +1,91 @@
+#include "bench/gpu_plugin.hpp"
+
+#include <filesystem>
+#include <system_error>
+
+#include <fmt/format.h>
+
+namespace gpuscout::bench {
+
+std::vector<std::string> plugin_candidates(const std::optional<std::string>& env_path, const std::string& exe_dir,
+                                           const std::string& install_dir) {
+  if (env_path && !env_path->empty()) return {*env_path};
+  std::vector<std::string> out;
+  if (!exe_dir.empty()) out.push_back(exe_dir + "/../lib/gpuscout/" + kCudaPluginFile);
+  if (!install_dir.empty()) out.push_back(install_dir + "/" + kCudaPluginFile);
+  if (!exe_dir.empty()) out.push_back(exe_dir + "/" + kCudaPluginFile);
+  return out;
+}
+
+std::string executable_dir() {
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return {};
+  return exe.parent_path().string();
+}
+
+Result<CudaPlugin> CudaPlugin::load(const std::string& path) {
+  // A path with a '/' makes dlopen load exactly that file rather than search.
+  const std::string to_open = path.find('/') == std::string::npos ? "./" + path : path;
+  auto lib = os::SharedLibrary::open(to_open);
+  if (!lib) return fail(fmt::format("CUDA plugin {} cannot be loaded: {}", path, lib.error().message));
+  auto abi = lib->symbol<gpuscout_cuda_plugin_abi_fn>("gpuscout_cuda_plugin_abi");
+  auto get = lib->symbol<gpuscout_cuda_plugin_get_fn>("gpuscout_cuda_plugin_get");
+  if (!abi || !get) return fail(fmt::format("{} is not a gpuscout CUDA plugin (gpuscout_cuda_plugin_abi missing)", path));
+  const uint32_t version = abi();
+  if (version != GPUSCOUT_CUDA_PLUGIN_ABI)
+    return fail(fmt::format("CUDA plugin {} has interface version {}, this gpuscout needs version {}: "
+                            "install the plugin built with this gpuscout",
+                            path, version, GPUSCOUT_CUDA_PLUGIN_ABI));
+  const gpuscout_cuda_plugin_v1* api = get();
+  if (!api || api->abi_version != GPUSCOUT_CUDA_PLUGIN_ABI || api->struct_size < sizeof(gpuscout_cuda_plugin_v1) ||
+      !api->init || !api->device_count || !api->device_info || !api->gemm || !api->copy || !api->shutdown)
+    return fail(fmt::format("CUDA plugin {} returned an incomplete function table", path));
+  CudaPlugin plugin;
+  plugin.library_ = std::move(*lib);
+  plugin.api_ = api;
+  plugin.path_ = path;
+  return plugin;
+}
+
+CudaPlugin::CudaPlugin(CudaPlugin&& o) noexcept
+    : library_(std::move(o.library_)), api_(o.api_), path_(std::move(o.path_)), initialized_(o.initialized_) {
+  o.api_ = nullptr;
+  o.initialized_ = false;
+}
+
+CudaPlugin& CudaPlugin::operator=(CudaPlugin&& o) noexcept {
+  if (this != &o) {
+    if (initialized_ && api_) api_->shutdown();
+    library_ = std::move(o.library_);
+    api_ = o.api_;
+    path_ = std::move(o.path_);
+    initialized_ = o.initialized_;
+    o.api_ = nullptr;
+    o.initialized_ = false;
+  }
+  return *this;
+}
+
+CudaPlugin::~CudaPlugin() {
+  if (initialized_ && api_) api_->shutdown();
+}
+
+Result<void> CudaPlugin::init(int (*should_stop)()) {
+  char err[GPUSCOUT_PLUGIN_TEXT] = {};
+  const int status = api_->init(should_stop, err, sizeof err);
+  if (status != GPUSCOUT_OK) {
+    err[sizeof err - 1] = '\0';
+    return fail(err[0] ? std::string(err) : fmt::format("CUDA plugin initialisation failed (status {})", status));
+  }
+  initialized_ = true;
+  return {};
+}
+
+std::string CudaPlugin::version() const {
+  if (!api_ || !api_->plugin_version) return {};
+  const char* v = api_->plugin_version();
+  return v ? v : "";
+}
+
+}  // namespace gpuscout::bench

@@ -1,0 +1,65 @@
+#pragma once
+/// Samples one GPU through NVML (dlopened by soname: $GPUSCOUT_NVML_LIBRARY or libnvidia-ml.so.1) on a
+/// background thread while the benchmarks run: SM clock, power, temperature, throttle reasons, and the
+/// PCIe link generation and width, which are only meaningful under load (idle links drop to gen 1).
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace gpuscout::bench {
+
+struct NvmlSample {
+  double t_s = 0;
+  int phase = 0;  ///< index into the phase names given to set_phase()
+  std::optional<int> sm_clock_mhz;
+  std::optional<uint32_t> power_mw;
+  std::optional<int> temperature_c;
+  std::optional<uint64_t> throttle_reasons;  ///< nvmlClocksEventReason bits
+  std::optional<int> pcie_gen;
+  std::optional<int> pcie_width;
+};
+
+struct LinkMax {
+  std::optional<int> gen_max;      ///< what card and slot allow (MaxPcieLinkGeneration)
+  std::optional<int> gpu_gen_max;  ///< what the card allows (GpuMaxPcieLinkGeneration)
+  std::optional<int> width_max;
+  std::optional<uint32_t> power_limit_mw;
+};
+
+/// Throttle reason bits that mean lost performance (power cap, thermal, hardware slowdown, power brake).
+inline constexpr uint64_t kThrottleLossMask = 0x4 | 0x8 | 0x20 | 0x40 | 0x80;
+/// Readable names of the set bits ("sw_power_cap", "hw_thermal_slowdown", ...). Pure.
+std::vector<std::string> throttle_reason_names(uint64_t bits);
+
+class NvmlSampler {
+ public:
+  /// Opens NVML and finds the device by PCI bus id; the error says why sampling is off.
+  static std::unique_ptr<NvmlSampler> open(const std::string& pci_bus_id, std::string& error);
+  ~NvmlSampler();
+  void start(int period_ms = 50);
+  void stop();
+  /// Marks the following samples with `phase` (an index the caller names).
+  void set_phase(int phase) { phase_.store(phase); }
+  std::vector<NvmlSample> samples() const;
+  const LinkMax& link_max() const { return link_max_; }
+
+ private:
+  struct Api;
+  NvmlSampler() = default;
+  NvmlSample read_one(double t) const;
+  std::unique_ptr<Api> api_;
+  void* device_ = nullptr;
+  LinkMax link_max_;
+  std::atomic<int> phase_{0};
+  std::atomic<bool> running_{false};
+  std::thread thread_;
+  mutable std::mutex mutex_;
+  std::vector<NvmlSample> samples_;
+};
+
+}  // namespace gpuscout::bench

@@ -1,0 +1,398 @@
+#include "bench/report.hpp"
+
+#include "bench/nvml_sampler.hpp"
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "core/text.hpp"
+#include "core/units.hpp"
+
+namespace gpuscout::bench {
+namespace {
+
+using OJ = nlohmann::ordered_json;
+
+template <typename T>
+OJ opt(const std::optional<T>& v) {
+  return v ? OJ(*v) : OJ(nullptr);
+}
+
+OJ measurement_json(const Measurement& m) {
+  OJ j;
+  j["warmups"] = m.warmups;
+  j["first_call_s"] = m.first_call_s;
+  j["repeats"] = m.samples_s.size();
+  j["seconds_median"] = m.stats.median_s;
+  j["seconds_min"] = m.stats.min_s;
+  j["seconds_max"] = m.stats.max_s;
+  j["spread_pct"] = m.stats.spread_pct;
+  j["samples_s"] = m.samples_s;
+  return j;
+}
+
+OJ peak_json(const PeakResult& p) {
+  OJ j;
+  j["isa"] = isa_name(p.isa);
+  j["threads"] = p.threads;
+  j["single_core_gflops"] = p.single_core_gflops;
+  j["all_cores_gflops"] = p.all_cores_gflops;
+  j["computed_gflops"] = opt(p.computed_gflops);
+  j["computed_from"] = p.computed_from;
+  OJ per = OJ::object();
+  for (const auto& i : p.per_isa) per[std::string(isa_name(i.isa))] = i.single_core_gflops;
+  j["single_core_gflops_by_isa"] = per;
+  j["all_cores"] = measurement_json(p.all_cores);
+  return j;
+}
+
+OJ transfer_json(const std::optional<TransferRecord>& t) {
+  if (!t) return nullptr;
+  OJ j;
+  j["status"] = t->status == 0 ? "ok" : (t->status == 1 ? "unsupported" : "failed");
+  j["size_bytes"] = t->size_bytes;
+  j["gbs"] = t->gbs;
+  j["verified"] = t->verified;
+  j["note"] = t->note;
+  j["measurement"] = measurement_json(t->m);
+  return j;
+}
+
+OJ gbs_or_null(const std::optional<TransferRecord>& t) {
+  return t && t->status == 0 ? OJ(t->gbs) : OJ(nullptr);
+}
+
+std::string fmt_opt(const std::optional<double>& v, const char* f) {
+  return v ? fmt::format(fmt::runtime(f), *v) : std::string("-");
+}
+
+}  // namespace
+
+nlohmann::ordered_json to_json(const BenchResult& r) {
+  OJ j;
+  j["schema"] = r.schema;
+  j["gpuscout_version"] = r.gpuscout_version;
+  j["collected_at"] = r.collected_at;
+  j["mode"] = r.mode;
+  j["device"] = r.device;
+  if (r.cpu) {
+    const auto& c = *r.cpu;
+    OJ cj;
+    cj["model"] = c.facts.model;
+    cj["threads"] = c.threads;
+    cj["physical_cores"] = c.facts.physical_cores;
+    cj["logical_cpus"] = c.facts.logical_cpus;
+    cj["clock_mhz"] = opt(c.facts.max_mhz);
+    cj["clock_source"] = c.facts.clock_source;
+    OJ isas = OJ::array();
+    for (Isa i : c.facts.isas) isas.push_back(isa_name(i));
+    cj["isas"] = isas;
+    cj["blas"] = {{"name", c.blas.name}, {"config", c.blas.config}, {"corename", c.blas.corename},
+                  {"bf16", c.blas.has_bf16}, {"threads", c.threads}};
+    cj["peak_gflops"] = {{"fp32", c.peak_fp32 ? OJ(c.peak_fp32->all_cores_gflops) : OJ(nullptr)},
+                         {"fp64", c.peak_fp64 ? OJ(c.peak_fp64->all_cores_gflops) : OJ(nullptr)}};
+    OJ peak;
+    peak["fp32"] = c.peak_fp32 ? peak_json(*c.peak_fp32) : OJ(nullptr);
+    peak["fp64"] = c.peak_fp64 ? peak_json(*c.peak_fp64) : OJ(nullptr);
+    cj["peak"] = peak;
+    OJ gemm = OJ::array();
+    for (const auto& g : c.gemm) {
+      OJ e;
+      e["dtype"] = dtype_name(g.run.dtype);
+      e["n"] = g.run.n;
+      e["gflops"] = g.run.gflops;
+      e["seconds_median"] = g.run.m.stats.median_s;
+      e["rel_error"] = g.run.rel_error;
+      e["rel_error_bound"] = rel_error_bound(g.run.dtype);
+      e["checked"] = g.run.checked;
+      e["ok"] = g.run.ok;
+      e["efficiency"] = opt(g.efficiency);
+      e["measurement"] = measurement_json(g.run.m);
+      gemm.push_back(e);
+    }
+    cj["gemm"] = gemm;
+    if (c.memory) {
+      cj["memory_gbs"] = {{"copy", c.memory->copy_gbs}, {"triad", c.memory->triad_gbs}};
+      cj["memory"] = {{"array_bytes", c.memory->array_bytes}, {"threads", c.memory->threads},
+                      {"verified", c.memory->verified}, {"copy", measurement_json(c.memory->copy)},
+                      {"triad", measurement_json(c.memory->triad)}};
+    } else {
+      cj["memory_gbs"] = nullptr;
+    }
+    cj["notes"] = c.notes;
+    j["cpu"] = cj;
+  } else {
+    j["cpu"] = nullptr;
+  }
+  j["gpu_status"] = {{"requested", r.gpu_status.requested}, {"available", r.gpu_status.available},
+                     {"plugin", opt(r.gpu_status.plugin_path)}, {"plugin_version", r.gpu_status.plugin_version},
+                     {"message", r.gpu_status.message}};
+  OJ gpus = OJ::array();
+  for (const auto& g : r.gpus) {
+    OJ gj;
+    gj["index"] = g.index;
+    gj["name"] = g.name;
+    gj["pci_bus_id"] = g.pci_bus_id;
+    gj["compute_capability"] = g.compute_capability;
+    gj["sm_count"] = g.sm_count;
+    gj["clock_sm_mhz_max"] = g.clock_sm_mhz_max;
+    gj["memory_total_bytes"] = g.memory_total_bytes;
+    gj["memory_free_bytes"] = g.memory_free_bytes;
+    gj["l2_bytes"] = g.l2_bytes;
+    gj["versions"] = {{"driver_cuda", g.driver_cuda_version}, {"runtime", g.runtime_version}, {"cublas", g.cublas_version}};
+    gj["catalog_name"] = opt(g.catalog_name);
+    OJ gemm = OJ::array();
+    for (const auto& e : g.gemm) {
+      OJ ej;
+      ej["dtype"] = dtype_name(e.dtype);
+      ej["n"] = e.n;
+      ej["status"] = e.status == 0 ? "ok" : (e.status == 1 ? "unsupported" : "failed");
+      ej["tflops"] = e.tflops;
+      ej["seconds_median"] = e.m.stats.median_s;
+      ej["rel_error"] = e.rel_error;
+      ej["rel_error_bound"] = rel_error_bound(e.dtype);
+      ej["checked"] = e.checked;
+      ej["ok"] = e.ok;
+      ej["peak_datasheet_tflops"] = opt(e.peak_datasheet_tflops);
+      ej["peak_computed_tflops"] = opt(e.peak_computed_tflops);
+      ej["efficiency"] = opt(e.efficiency);
+      ej["sm_clock_mhz_median"] = opt(e.sm_clock_mhz_median);
+      ej["note"] = e.note;
+      ej["measurement"] = measurement_json(e.m);
+      gemm.push_back(ej);
+    }
+    gj["gemm"] = gemm;
+    gj["copy_gbs"] = gbs_or_null(g.copy);
+    gj["memory_bandwidth_gbs_datasheet"] = opt(g.memory_bandwidth_gbs);
+    gj["h2d_gbs"] = {{"pinned", gbs_or_null(g.h2d_pinned)}, {"pageable", gbs_or_null(g.h2d_pageable)}};
+    gj["d2h_gbs"] = {{"pinned", gbs_or_null(g.d2h_pinned)}, {"pageable", gbs_or_null(g.d2h_pageable)}};
+    gj["transfers"] = {{"d2d", transfer_json(g.copy)},           {"h2d_pinned", transfer_json(g.h2d_pinned)},
+                       {"h2d_pageable", transfer_json(g.h2d_pageable)}, {"d2h_pinned", transfer_json(g.d2h_pinned)},
+                       {"d2h_pageable", transfer_json(g.d2h_pageable)}};
+    const auto& t = g.telemetry;
+    gj["pcie"] = {{"gen_under_load", opt(t.pcie_gen_under_load)}, {"width_under_load", opt(t.pcie_width_under_load)},
+                  {"gen_max", opt(t.pcie_gen_max)},     {"gpu_gen_max", opt(t.pcie_gpu_gen_max)},
+                  {"width_max", opt(t.pcie_width_max)}, {"expected_gbs", opt(g.pcie_expected_gbs)},
+                  {"below_max", g.pcie_below_max}};
+    gj["throttled"] = g.throttled;
+    gj["telemetry"] = {{"samples", t.samples},
+                       {"sm_clock_mhz_min", opt(t.sm_clock_mhz_min)},
+                       {"sm_clock_mhz_max", opt(t.sm_clock_mhz_max)},
+                       {"power_w_max", opt(t.power_w_max)},
+                       {"power_limit_w", opt(t.power_limit_w)},
+                       {"temperature_c_max", opt(t.temperature_c_max)},
+                       {"throttle_reasons", throttle_reason_names(t.throttle_reasons)}};
+    gj["notes"] = g.notes;
+    gpus.push_back(gj);
+  }
+  j["gpus"] = gpus;
+  const auto& s = r.speedup;
+  j["speedup"] = {{"n", s.n},
+                  {"cpu_fp32_ms", opt(s.cpu_fp32_ms)},
+                  {"gpu_fp32_ms", opt(s.gpu_fp32_ms)},
+                  {"gpu_bf16_ms", opt(s.gpu_bf16_ms)},
+                  {"fp32", opt(s.fp32_speedup)},
+                  {"bf16_vs_cpu_fp32", opt(s.bf16_speedup)},
+                  {"eight_cpu_hours_in_gpu_minutes", opt(s.eight_hours_minutes)},
+                  {"basis", s.basis}};
+  j["notes"] = r.notes;
+  return j;
+}
+
+std::string render_text(const BenchResult& r) {
+  std::string o;
+  auto line = [&o](const std::string& s) { o += s + "\n"; };
+  line(fmt::format("gpuscout bench ({}), {}", r.mode, r.collected_at));
+  if (r.cpu) {
+    const auto& c = *r.cpu;
+    line("");
+    line(fmt::format("CPU  {}  ({} cores used, {} logical CPUs; {} {}{})", c.facts.model.empty() ? "?" : c.facts.model,
+                     c.threads, c.facts.logical_cpus, c.blas.name, c.blas.corename.empty() ? "" : "core ",
+                     c.blas.corename));
+    for (const auto* p : {&c.peak_fp32, &c.peak_fp64}) {
+      if (!*p) continue;
+      const auto& pk = **p;
+      line(fmt::format("  FMA peak {}: {:.1f} GFLOP/s all cores, {:.1f} one core ({}); computed {} GFLOP/s",
+                       pk.precision == Precision::fp32 ? "fp32" : "fp64", pk.all_cores_gflops, pk.single_core_gflops,
+                       isa_name(pk.isa), fmt_opt(pk.computed_gflops, "{:.1f}")));
+    }
+    if (c.peak_fp32 && c.peak_fp32->computed_gflops) line("    computed from " + c.peak_fp32->computed_from);
+    line("  GEMM        n     GFLOP/s   median      spread  first call  vs peak  check");
+    for (const auto& g : c.gemm) {
+      line(fmt::format("  {:<5} {:>6}  {:>9.1f}  {:>9.2f} ms  {:>5.1f}%  {:>8.2f} ms  {:>7}  {} ({:.1e})",
+                       dtype_name(g.run.dtype), g.run.n, g.run.gflops, g.run.m.stats.median_s * 1e3,
+                       g.run.m.stats.spread_pct, g.run.m.first_call_s * 1e3,
+                       g.efficiency ? fmt::format("{:.0f}%", *g.efficiency * 100) : "-", g.run.ok ? "ok" : "WRONG",
+                       g.run.rel_error));
+    }
+    if (c.memory)
+      line(fmt::format("  memory: copy {:.1f} GB/s, triad {:.1f} GB/s ({} arrays, {} threads)", c.memory->copy_gbs,
+                       c.memory->triad_gbs, units::format_bytes(c.memory->array_bytes), c.memory->threads));
+    for (const auto& n : c.notes) line("  note: " + n);
+  }
+  line("");
+  if (r.gpu_status.requested && !r.gpu_status.available) line("GPU  " + r.gpu_status.message);
+  for (const auto& g : r.gpus) {
+    line(fmt::format("GPU {}  {}  (cc {}, {} SMs, {} {}, CUDA driver {}, cuBLAS {})", g.index, g.name,
+                     g.compute_capability, g.sm_count, g.pci_bus_id, units::format_bytes(g.memory_total_bytes),
+                     g.driver_cuda_version, g.cublas_version));
+    line("  GEMM        n     TFLOP/s   median     spread  first call  datasheet  computed  eff.  check");
+    for (const auto& e : g.gemm) {
+      if (e.status != 0) {
+        line(fmt::format("  {:<5} {:>6}  {}", dtype_name(e.dtype), e.n, e.note.empty() ? "not run" : e.note));
+        continue;
+      }
+      line(fmt::format("  {:<5} {:>6}  {:>9.1f}  {:>8.3f} ms  {:>5.1f}%  {:>8.1f} ms  {:>9}  {:>8}  {:>4}  {}{}",
+                       dtype_name(e.dtype), e.n, e.tflops, e.m.stats.median_s * 1e3, e.m.stats.spread_pct,
+                       e.m.first_call_s * 1e3, fmt_opt(e.peak_datasheet_tflops, "{:.1f}"),
+                       fmt_opt(e.peak_computed_tflops, "{:.1f}"),
+                       e.efficiency ? fmt::format("{:.0f}%", *e.efficiency * 100) : "-", e.ok ? "ok" : "WRONG",
+                       e.note.empty() ? "" : "  (" + e.note + ")"));
+    }
+    auto tr = [](const std::optional<TransferRecord>& t) {
+      return t && t->status == 0 ? fmt::format("{:.1f}", t->gbs) : std::string("-");
+    };
+    line(fmt::format("  device copy {} GB/s (read+write; datasheet {} GB/s)", tr(g.copy),
+                     fmt_opt(g.memory_bandwidth_gbs, "{:.0f}")));
+    line(fmt::format("  host->device {} GB/s pinned, {} pageable; device->host {} pinned, {} pageable", tr(g.h2d_pinned),
+                     tr(g.h2d_pageable), tr(g.d2h_pinned), tr(g.d2h_pageable)));
+    const auto& t = g.telemetry;
+    if (t.pcie_gen_under_load)
+      line(fmt::format("  PCIe under load: gen {} x{} (max gen {} x{}), ~{} GB/s per direction", *t.pcie_gen_under_load,
+                       t.pcie_width_under_load.value_or(0), t.pcie_gpu_gen_max.value_or(t.pcie_gen_max.value_or(0)),
+                       t.pcie_width_max.value_or(0), fmt_opt(g.pcie_expected_gbs, "{:.1f}")));
+    if (t.samples > 0)
+      line(fmt::format("  during GEMM: SM clock {}-{} MHz, power max {} W (limit {}), temperature max {} C{}",
+                       t.sm_clock_mhz_min.value_or(0), t.sm_clock_mhz_max.value_or(0), fmt_opt(t.power_w_max, "{:.0f}"),
+                       fmt_opt(t.power_limit_w, "{:.0f}"), t.temperature_c_max.value_or(0),
+                       g.throttled ? ", THROTTLED" : ""));
+    for (const auto& n : g.notes) line("  note: " + n);
+  }
+  const auto& s = r.speedup;
+  if (s.cpu_fp32_ms || s.gpu_fp32_ms) {
+    line("");
+    std::string sum = fmt::format("{0} x {0} fp32 matmul: CPU {1} ms, GPU {2} ms", s.n, fmt_opt(s.cpu_fp32_ms, "{:.1f}"),
+                                  fmt_opt(s.gpu_fp32_ms, "{:.2f}"));
+    if (s.fp32_speedup) sum += fmt::format(", speed-up {:.0f} x", *s.fp32_speedup);
+    if (s.bf16_speedup) sum += fmt::format("; at bf16 the GPU does {:.0f} x", *s.bf16_speedup);
+    line(sum + " (" + s.basis + ")");
+    if (s.eight_hours_minutes)
+      line(fmt::format("For GEMM-bound work, a job that takes 8 hours on this CPU takes about {:.0f} minutes on the GPU.",
+                       *s.eight_hours_minutes));
+  }
+  for (const auto& n : r.notes)
+    if (n.rfind("GPU: ", 0) != 0) line("note: " + n);
+  return o;
+}
+
+Result<nlohmann::json> load_bench_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fail(fmt::format("{}: cannot be read", path));
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  const std::string content = buf.str();
+  if (text::trim(content).empty()) return fail(fmt::format("{}: the file is empty", path));
+  auto doc = nlohmann::json::parse(content, nullptr, false);
+  if (doc.is_discarded()) return fail(fmt::format("{}: not valid JSON (truncated?)", path));
+  if (!doc.is_object() || !doc.contains("schema") || !doc["schema"].is_string() ||
+      doc["schema"].get<std::string>().rfind("gpuscout.bench/", 0) != 0)
+    return fail(fmt::format("{}: not a `gpuscout bench --json` file (no \"schema\": \"gpuscout.bench/1\")", path));
+  if (doc["schema"].get<std::string>() != kBenchSchema)
+    return fail(fmt::format("{}: schema {} is not supported (this gpuscout reads {})", path,
+                            doc["schema"].get<std::string>(), kBenchSchema));
+  return doc;
+}
+
+namespace {
+// Flattens the figures worth comparing into label -> (value, unit), in document order.
+std::vector<std::tuple<std::string, std::string, double>> figures(const nlohmann::json& d) {
+  std::vector<std::tuple<std::string, std::string, double>> out;
+  auto num = [](const nlohmann::json& j, const char* k) -> std::optional<double> {
+    if (!j.is_object() || !j.contains(k) || !j[k].is_number()) return std::nullopt;
+    return j[k].get<double>();
+  };
+  if (d.contains("cpu") && d["cpu"].is_object()) {
+    const auto& c = d["cpu"];
+    if (c.contains("peak_gflops"))
+      for (const char* p : {"fp32", "fp64"})
+        if (auto v = num(c["peak_gflops"], p)) out.emplace_back(fmt::format("CPU FMA peak {}", p), "GFLOP/s", *v);
+    if (c.contains("gemm") && c["gemm"].is_array())
+      for (const auto& g : c["gemm"])
+        if (auto v = num(g, "gflops"))
+          out.emplace_back(fmt::format("CPU GEMM {} n={}", g.value("dtype", "?"), g.value("n", 0)), "GFLOP/s", *v);
+    if (c.contains("memory_gbs"))
+      for (const char* k : {"copy", "triad"})
+        if (auto v = num(c["memory_gbs"], k)) out.emplace_back(fmt::format("CPU memory {}", k), "GB/s", *v);
+  }
+  if (d.contains("gpus") && d["gpus"].is_array()) {
+    for (const auto& g : d["gpus"]) {
+      const std::string p = fmt::format("GPU {}", g.value("index", 0));
+      if (g.contains("gemm") && g["gemm"].is_array())
+        for (const auto& e : g["gemm"])
+          if (e.value("status", "") == "ok")
+            if (auto v = num(e, "tflops"))
+              out.emplace_back(fmt::format("{} GEMM {} n={}", p, e.value("dtype", "?"), e.value("n", 0)), "TFLOP/s", *v);
+      if (auto v = num(g, "copy_gbs")) out.emplace_back(p + " device copy", "GB/s", *v);
+      for (const char* dir : {"h2d_gbs", "d2h_gbs"})
+        if (g.contains(dir))
+          for (const char* k : {"pinned", "pageable"})
+            if (auto v = num(g[dir], k)) out.emplace_back(fmt::format("{} {} {}", p, dir == std::string("h2d_gbs") ? "host->device" : "device->host", k), "GB/s", *v);
+    }
+  }
+  return out;
+}
+
+std::string machine_name(const nlohmann::json& d) {
+  std::vector<std::string> parts;
+  if (d.contains("cpu") && d["cpu"].is_object()) parts.push_back(d["cpu"].value("model", "CPU"));
+  if (d.contains("gpus") && d["gpus"].is_array())
+    for (const auto& g : d["gpus"]) parts.push_back(g.value("name", "GPU"));
+  return text::join(parts, " + ");
+}
+}  // namespace
+
+nlohmann::ordered_json compare_json(const nlohmann::json& a, const nlohmann::json& b, const std::string& name_a,
+                                    const std::string& name_b) {
+  OJ j;
+  j["schema"] = "gpuscout.bench-compare/1";
+  j["a"] = {{"file", name_a}, {"machine", machine_name(a)}, {"collected_at", a.value("collected_at", "")}};
+  j["b"] = {{"file", name_b}, {"machine", machine_name(b)}, {"collected_at", b.value("collected_at", "")}};
+  const auto fa = figures(a), fb = figures(b);
+  std::map<std::string, double> bmap;
+  for (const auto& [label, unit, v] : fb) bmap[label] = v;
+  OJ rows = OJ::array();
+  std::map<std::string, bool> seen;
+  for (const auto& [label, unit, v] : fa) {
+    OJ row{{"label", label}, {"unit", unit}, {"a", v}};
+    auto it = bmap.find(label);
+    row["b"] = it != bmap.end() ? OJ(it->second) : OJ(nullptr);
+    row["ratio_b_over_a"] = it != bmap.end() && v > 0 ? OJ(it->second / v) : OJ(nullptr);
+    rows.push_back(row);
+    seen[label] = true;
+  }
+  for (const auto& [label, unit, v] : fb)
+    if (!seen.count(label)) rows.push_back({{"label", label}, {"unit", unit}, {"a", nullptr}, {"b", v}, {"ratio_b_over_a", nullptr}});
+  j["rows"] = rows;
+  return j;
+}
+
+std::string render_compare(const nlohmann::ordered_json& c) {
+  std::string o;
+  o += fmt::format("A: {} ({}, {})\n", c["a"]["machine"].get<std::string>(), c["a"]["file"].get<std::string>(),
+                   c["a"]["collected_at"].get<std::string>());
+  o += fmt::format("B: {} ({}, {})\n\n", c["b"]["machine"].get<std::string>(), c["b"]["file"].get<std::string>(),
+                   c["b"]["collected_at"].get<std::string>());
+  o += fmt::format("{:<34} {:>12} {:>12} {:>9}\n", "", "A", "B", "B / A");
+  for (const auto& row : c["rows"]) {
+    auto cell = [](const OJ& v) { return v.is_number() ? fmt::format("{:.1f}", v.get<double>()) : std::string("-"); };
+    const std::string ratio = row["ratio_b_over_a"].is_number() ? fmt::format("{:.2f} x", row["ratio_b_over_a"].get<double>()) : "-";
+    o += fmt::format("{:<34} {:>12} {:>12} {:>9}  {}\n", row["label"].get<std::string>(), cell(row["a"]), cell(row["b"]),
+                     ratio, row["unit"].get<std::string>());
+  }
+  return o;
+}
+
+}  // namespace gpuscout::bench

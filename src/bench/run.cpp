@@ -1,0 +1,208 @@
+#include "bench/run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+
+#include <fmt/format.h>
+
+#include "bench/gpu_bench.hpp"
+#include "core/error.hpp"
+#include "core/text.hpp"
+#include "core/units.hpp"
+#include "os/system.hpp"
+
+namespace gpuscout::bench {
+namespace {
+
+std::optional<uint64_t> mem_available_bytes() {
+  auto meminfo = os::read_file("/proc/meminfo");
+  if (!meminfo) return std::nullopt;
+  for (auto line : text::split(*meminfo, '\n')) {
+    if (line.rfind("MemAvailable:", 0) != 0) continue;
+    auto fields = text::split_ws(line.substr(13));
+    if (fields.empty()) return std::nullopt;
+    if (auto kb = text::parse_uint(fields[0])) return *kb * 1024;
+  }
+  return std::nullopt;
+}
+
+std::string now_utc() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+bool wants(const BenchOptions& o, Dtype d) {
+  if (!o.dtypes) return true;
+  return std::find(o.dtypes->begin(), o.dtypes->end(), d) != o.dtypes->end();
+}
+
+}  // namespace
+
+int parse_size(std::string_view text_in) {
+  const auto t = text::trim(text_in);
+  auto v = text::parse_int(t);
+  if (!v) throw UsageError(fmt::format("--size: '{}' is not a whole number (a matrix size such as 4096)", t));
+  if (*v <= 0) throw UsageError(fmt::format("--size: {} is not a valid matrix size: it must be at least 1", *v));
+  if (*v > kMaxSize)
+    throw UsageError(fmt::format("--size: {} is too large: at most {} (an fp64 GEMM of that size already needs {})",
+                                 *v, kMaxSize, units::format_bytes(cpu_gemm_bytes(Dtype::fp64, kMaxSize))));
+  return static_cast<int>(*v);
+}
+
+void apply_device(std::string_view device, BenchOptions& options) {
+  const std::string d = text::to_lower(text::trim(device));
+  if (d == "cpu") options.run_cpu = true, options.run_gpu = false;
+  else if (d == "gpu") options.run_cpu = false, options.run_gpu = true;
+  else if (d == "all") options.run_cpu = true, options.run_gpu = true;
+  else throw UsageError(fmt::format("--device: unknown device '{}' (cpu, gpu or all)", device));
+}
+
+std::vector<int> cpu_gemm_sizes(const BenchOptions& o, Dtype d) {
+  if (o.size) return {*o.size};
+  if (o.full) {
+    if (d == Dtype::bf16) return {1024, 2048, 4096};
+    return {256, 512, 1024, 2048, 4096, 5000};
+  }
+  // Quick: the classic 5000 once in fp32 (for the CPU-vs-GPU answer), smaller elsewhere.
+  if (d == Dtype::fp32) return {512, 2048, 5000};
+  return {512, 2048};
+}
+
+std::vector<int> gpu_gemm_sizes(const BenchOptions& o, Dtype d) {
+  if (o.size) return {*o.size};
+  std::vector<int> sizes = o.full ? std::vector<int>{2048, 4096, 8192, 16384} : std::vector<int>{8192};
+  if (d == Dtype::fp32 || d == Dtype::bf16) sizes.insert(sizes.begin(), 5000);  // the classic question
+  return sizes;
+}
+
+Speedup compute_speedup(const BenchResult& r) {
+  Speedup s;
+  const double flops = 2.0 * s.n * static_cast<double>(s.n) * s.n;
+  // Prefer n = 5000 measured on both sides; else the rate at the largest size each side measured.
+  auto pick_cpu = [&]() -> std::optional<std::pair<int, double>> {
+    std::optional<std::pair<int, double>> best;
+    if (!r.cpu) return best;
+    for (const auto& g : r.cpu->gemm) {
+      if (g.run.dtype != Dtype::fp32 || !g.run.ok || g.run.gflops <= 0) continue;
+      if (!best || g.run.n == s.n || (best->first != s.n && g.run.n > best->first)) best = {{g.run.n, g.run.gflops * 1e9}};
+    }
+    return best;
+  };
+  auto pick_gpu = [&](Dtype d) -> std::optional<std::pair<int, double>> {
+    std::optional<std::pair<int, double>> best;
+    for (const auto& gpu : r.gpus) {
+      if (gpu.index != 0) continue;
+      for (const auto& g : gpu.gemm) {
+        if (g.dtype != d || !g.ok || g.tflops <= 0) continue;
+        if (!best || g.n == s.n || (best->first != s.n && g.n > best->first)) best = {{g.n, g.tflops * 1e12}};
+      }
+    }
+    return best;
+  };
+  const auto cpu = pick_cpu();
+  const auto gpu32 = pick_gpu(Dtype::fp32);
+  const auto gpu16 = pick_gpu(Dtype::bf16);
+  if (cpu) s.cpu_fp32_ms = flops / cpu->second * 1e3;
+  if (gpu32) s.gpu_fp32_ms = flops / gpu32->second * 1e3;
+  if (gpu16) s.gpu_bf16_ms = flops / gpu16->second * 1e3;
+  if (s.cpu_fp32_ms && s.gpu_fp32_ms) s.fp32_speedup = *s.cpu_fp32_ms / *s.gpu_fp32_ms;
+  if (s.cpu_fp32_ms && s.gpu_bf16_ms) s.bf16_speedup = *s.cpu_fp32_ms / *s.gpu_bf16_ms;
+  if (s.bf16_speedup) s.eight_hours_minutes = 8 * 60 / *s.bf16_speedup;
+  else if (s.fp32_speedup) s.eight_hours_minutes = 8 * 60 / *s.fp32_speedup;
+  const bool all_at_n = (!cpu || cpu->first == s.n) && (!gpu32 || gpu32->first == s.n) && (!gpu16 || gpu16->first == s.n);
+  s.basis = all_at_n ? fmt::format("measured at n={}", s.n)
+                     : fmt::format("scaled to n={} from the rates at the sizes measured (CPU n={}, GPU n={})", s.n,
+                                   cpu ? cpu->first : 0, gpu32 ? gpu32->first : (gpu16 ? gpu16->first : 0));
+  return s;
+}
+
+BenchResult run_bench(const BenchOptions& o) {
+  BenchResult r;
+  r.gpuscout_version = GPUSCOUT_VERSION;
+  r.collected_at = now_utc();
+  r.mode = o.full ? "full" : "quick";
+  r.device = o.run_cpu && o.run_gpu ? "all" : (o.run_cpu ? "cpu" : "gpu");
+  auto progress = [&o](std::string_view line) {
+    if (o.progress) o.progress(line);
+  };
+  const auto available = mem_available_bytes();
+
+  if (o.run_cpu) {
+    CpuResult cpu;
+    cpu.facts = read_cpu_facts();
+    cpu.threads = cpu.facts.physical_cores;
+    cpu.blas = blas_info();
+    if (!set_blas_threads(cpu.threads))
+      cpu.notes.push_back("this BLAS offers no thread control: it uses its own default thread count");
+    // The largest GEMM must fit in memory with room to spare: a clear error beats the OOM killer.
+    for (Dtype d : {Dtype::fp64, Dtype::fp32, Dtype::bf16}) {
+      if (!wants(o, d) || !cpu_gemm_supports(d, cpu.blas)) continue;
+      for (int n : cpu_gemm_sizes(o, d)) {
+        if (available && cpu_gemm_bytes(d, n) > *available / 2)
+          throw UsageError(fmt::format("--size {}: a {} GEMM needs {}, more than half of the {} of memory available",
+                                       n, dtype_name(d), units::format_bytes(cpu_gemm_bytes(d, n)),
+                                       units::format_bytes(*available)));
+      }
+    }
+    const Method peak_method = o.full ? Method{1, 5, 20, 1.0} : Method{1, 3, 10, 0.15};
+    const double peak_run_s = o.full ? 0.2 : 0.04;
+    progress("CPU FMA peak fp32");
+    cpu.peak_fp32 = measure_peak(cpu.facts, Precision::fp32, cpu.threads, peak_method, peak_run_s);
+    progress("CPU FMA peak fp64");
+    cpu.peak_fp64 = measure_peak(cpu.facts, Precision::fp64, cpu.threads, peak_method, peak_run_s);
+    const Method gemm_method = o.full ? Method{2, 5, 50, 2.0} : Method{1, 3, 20, 0.4};
+    for (Dtype d : {Dtype::fp32, Dtype::fp64, Dtype::bf16}) {
+      if (!wants(o, d)) continue;
+      if (!cpu_gemm_supports(d, cpu.blas)) {
+        if (d == Dtype::bf16)
+          cpu.notes.push_back(fmt::format("bf16 GEMM skipped on the CPU: this {} has no cblas_sbgemm{}", cpu.blas.name,
+                                          cpu.facts.avx512_bf16 ? " (the CPU has AVX512-BF16)" : ""));
+        continue;
+      }
+      for (int n : cpu_gemm_sizes(o, d)) {
+        progress(fmt::format("CPU GEMM {} n={}", dtype_name(d), n));
+        CpuGemmRecord rec{run_cpu_gemm(d, n, gemm_method), std::nullopt};
+        const auto& peak = d == Dtype::fp64 ? cpu.peak_fp64 : cpu.peak_fp32;
+        if (peak && peak->all_cores_gflops > 0 && d != Dtype::bf16) rec.efficiency = rec.run.gflops / peak->all_cores_gflops;
+        if (!rec.run.ok)
+          cpu.notes.push_back(fmt::format("CPU GEMM {} n={} gave a WRONG result: relative error {:.2e} above {:.0e}",
+                                          dtype_name(d), n, rec.run.rel_error, rel_error_bound(d)));
+        cpu.gemm.push_back(std::move(rec));
+      }
+    }
+    for (Dtype d : {Dtype::tf32, Dtype::fp16, Dtype::fp8})
+      if (o.dtypes && wants(o, d)) cpu.notes.push_back(fmt::format("{} is a GPU precision: not run on the CPU", dtype_name(d)));
+    progress("CPU memory bandwidth");
+    const uint64_t array_bytes =
+        memory_array_bytes(cpu.facts.llc_bytes.value_or(32ull << 20), o.full ? 256ull << 20 : 64ull << 20,
+                           available.value_or(0));
+    cpu.memory = run_memory(array_bytes, cpu.threads, o.full ? Method{1, 10, 50, 1.0} : Method{1, 5, 20, 0.25});
+    r.cpu = std::move(cpu);
+  }
+
+  if (o.run_gpu) {
+    GpuPlan plan;
+    plan.method = o.full ? Method{3, 10, 64, 1.5} : Method{2, 5, 50, 0.3};
+    plan.plugin_install_dir = o.plugin_install_dir;
+    plan.progress = o.progress;
+    plan.transfer_bytes = o.full ? 1024ull << 20 : 256ull << 20;
+    for (Dtype d : {Dtype::fp32, Dtype::tf32, Dtype::fp16, Dtype::bf16, Dtype::fp8}) {
+      if (!wants(o, d)) continue;
+      for (int n : gpu_gemm_sizes(o, d)) plan.gemms.emplace_back(d, n);
+    }
+    if (o.dtypes && wants(o, Dtype::fp64)) r.notes.push_back("fp64 GEMM is not benchmarked on GPUs");
+    GpuSection section = run_gpus(plan);
+    r.gpu_status = std::move(section.status);
+    r.gpus = std::move(section.gpus);
+    if (!r.gpu_status.available && !r.gpu_status.message.empty()) r.notes.push_back("GPU: " + r.gpu_status.message);
+  }
+  r.speedup = compute_speedup(r);
+  return r;
+}
+
+}  // namespace gpuscout::bench

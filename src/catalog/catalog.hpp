@@ -1,0 +1,86 @@
+#pragma once
+/// Typed views of the curated data tables (data/*.csv, embedded at build time; see data/SOURCES.md).
+/// Loaded once per process; a table that fails to load yields an empty view plus an error string,
+/// so a damaged --data override degrades the report instead of crashing it.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/version.hpp"
+
+namespace gpuscout::catalog {
+
+struct GpuSpec {
+  std::string vendor, name;
+  std::vector<std::string> aliases;
+  std::string architecture;
+  std::optional<std::string> compute_capability;
+  std::optional<uint64_t> memory_bytes;
+  std::optional<double> memory_bandwidth_gbs, fp32_tflops, fp16_tensor_tflops, bf16_tensor_tflops,
+      fp16_accumulate_tflops, fp8_tensor_tflops;
+  std::optional<int> tdp_w, launch_year;
+  std::optional<double> launch_price_usd, street_price_usd;
+  std::string street_price_date, form_factor;
+  std::vector<std::pair<uint16_t, uint16_t>> pci_ids;  ///< (vendor, device)
+  std::optional<int> sms, boost_clock_mhz, pcie_gen, pcie_width;
+  std::optional<uint64_t> l2_bytes;
+  std::string software_support, source, date;
+};
+
+struct CudaDriverRow {
+  std::string cuda;     ///< "12.8"
+  std::string release;  ///< "GA", "Update 1"
+  std::optional<Version> linux_min_driver, windows_min_driver, family_min_driver;
+};
+
+struct TorchBuild {
+  std::string torch;     ///< "2.7"
+  std::string released;  ///< "2025-04"
+  std::optional<std::string> cuda;  ///< "12.8"; none for the CPU wheel
+  std::string platform;  ///< "linux-x86_64", "linux-aarch64", "windows"
+  std::vector<std::string> arch_list;  ///< compute capabilities with native code ("7.5", "8.0")
+  std::optional<std::string> ptx;      ///< capability whose PTX is embedded
+  std::string channel;   ///< stable | experimental
+};
+
+struct ComputeCapability {
+  std::string cc, sm, architecture, family;
+};
+
+const std::vector<GpuSpec>& gpus();
+const std::vector<CudaDriverRow>& cuda_drivers();
+const std::vector<TorchBuild>& torch_builds();
+const std::vector<ComputeCapability>& compute_capabilities();
+/// Errors met while loading tables ("data/gpus.csv:12: ...").
+std::vector<std::string> load_errors();
+
+/// The "YYYY-MM-DD" of the newest row in gpus.csv: the catalogue's date, printed with advice.
+std::string gpus_date();
+
+/// Finds a GPU by PCI ids first (exact), then by name or alias (case-insensitive, "NVIDIA "/"AMD "
+/// prefixes ignored); `memory_bytes` breaks ties between variants that share a name (RTX 3060 8/12 GB).
+const GpuSpec* find_gpu(std::optional<uint16_t> vendor_id, std::optional<uint16_t> device_id, std::string_view name,
+                        std::optional<uint64_t> memory_bytes = std::nullopt);
+/// Name lookup only (for --gpu NAME).
+const GpuSpec* find_gpu_by_name(std::string_view name);
+/// The closest names to a misspelt one, best first (for "did you mean").
+std::vector<std::string> closest_gpu_names(std::string_view name, size_t count = 3);
+
+/// "8.9" -> Ada Lovelace; nullopt when unknown.
+const ComputeCapability* find_compute_capability(std::string_view cc);
+
+/// Minimum Linux driver for a CUDA version's GA release ("12.8" -> 570.26); nullopt when unknown.
+std::optional<Version> min_driver_for_cuda(std::string_view cuda);
+/// The newest CUDA "major.minor" a driver version can run at full feature level (GA minimum met).
+std::optional<std::string> newest_cuda_for_driver(const Version& driver);
+
+/// Whether a build's binaries can run on a capability: native code for the same major and a minor at or
+/// below it, or PTX for a capability at or below it (JIT-compiled by the driver).
+bool arch_list_runs(const std::vector<std::string>& arch_list, const std::optional<std::string>& ptx, std::string_view cc);
+
+/// Parses "sm_86"/"compute_90"/"8.6" into "8.6" (nullopt otherwise).
+std::optional<std::string> arch_to_cc(std::string_view arch);
+
+}  // namespace gpuscout::catalog

@@ -1,0 +1,561 @@
+#include "plan/estimate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "core/text.hpp"
+#include "core/units.hpp"
+
+namespace gpuscout::plan {
+namespace {
+
+uint64_t to_bytes(double v) { return v <= 0 ? 0 : static_cast<uint64_t>(std::llround(v)); }
+
+bool is_sharded_zero3(Strategy s) { return s == Strategy::zero3 || s == Strategy::fsdp; }
+
+/// Optimizer states per trainable parameter.
+double optimizer_state_bytes(Optimizer o, bool fp32_states, uint64_t hidden) {
+  switch (o) {
+    case Optimizer::adamw: return fp32_states ? 8 : 4;      // m and v
+    case Optimizer::adamw8bit: return 2;                    // 8-bit m and v (bitsandbytes, block-wise)
+    case Optimizer::sgd: return fp32_states ? 4 : 2;        // momentum
+    case Optimizer::adafactor:                              // factored second moment: rows + columns
+      return (fp32_states ? 4.0 : 2.0) * 2.0 / double(std::max<uint64_t>(hidden, 1));
+  }
+  return 8;
+}
+
+struct States {
+  double weights = 0;
+  double grads = 0;
+  double optimizer = 0;
+  std::string origin;
+};
+
+States training_states(const WeightFormat& f, Convention c, Optimizer o, uint64_t hidden) {
+  const std::string opt = std::string(name(o));
+  if (f.name == "fp32")
+    return {4, 4, optimizer_state_bytes(o, true, hidden), "fp32 weights and gradients, fp32 " + opt + " states"};
+  switch (c) {
+    case Convention::zero:
+      return {2, 2, 4 + optimizer_state_bytes(o, true, hidden),
+              "ZeRO paper's mixed precision: 16-bit weights and gradients; fp32 master weights and " + opt +
+                  " states in the optimizer"};
+    case Convention::hf:
+      return {6, 4, optimizer_state_bytes(o, true, hidden),
+              "Hugging Face Trainer's AMP accounting: fp32 weights + a 16-bit copy, fp32 gradients, fp32 " + opt +
+                  " states"};
+    case Convention::pure:
+      return {2, 2, optimizer_state_bytes(o, false, hidden),
+              "pure 16-bit: weights, gradients and " + opt + " states all 16-bit, no master copy"};
+  }
+  return {};
+}
+
+Result<uint64_t> lora_params(const ModelShape& s, uint64_t rank, const std::vector<std::string>& targets) {
+  const uint64_t h = s.hidden_size;
+  const uint64_t hq = s.num_heads * s.head_dim;
+  const uint64_t hkv = s.num_kv_heads * s.head_dim;
+  const uint64_t i = s.intermediate_size;
+  const uint64_t experts = std::max<uint64_t>(s.num_experts, 1);
+  std::set<std::string> want;
+  for (const auto& t : targets) {
+    std::string k = text::to_lower(text::trim(t));
+    if (k.ends_with("_proj")) k = k.substr(0, k.size() - 5);
+    if (k == "all" || k == "all-linear") {
+      want.insert({"q", "k", "v", "o", "gate", "up", "down"});
+      continue;
+    }
+    if (k != "q" && k != "k" && k != "v" && k != "o" && k != "gate" && k != "up" && k != "down")
+      return fail(fmt::format("'{}' is not a LoRA target: use q, k, v, o, gate, up, down or all", t));
+    want.insert(k);
+  }
+  if (want.empty()) return fail("--lora-targets names no module");
+  uint64_t per_layer = 0;
+  if (want.count("q")) per_layer += h + hq;
+  if (want.count("k")) per_layer += h + hkv;
+  if (want.count("v")) per_layer += h + hkv;
+  if (want.count("o")) per_layer += hq + h;
+  if (want.count("gate") && s.mlp == Mlp::gated) per_layer += experts * (h + i);
+  if (want.count("up")) per_layer += experts * (h + i);
+  if (want.count("down")) per_layer += experts * (i + h);
+  return rank * per_layer * s.num_layers;
+}
+
+/// Stored activations per token per layer for the backward pass (bytes), after Korthikanti et al. 2022
+/// Sec. 4.1 with FlashAttention: the s^2 softmax/dropout terms are gone; Q, K, V are sized by their heads.
+double train_activation_per_token_layer(const ModelShape& s, double a) {
+  const double h = double(s.hidden_size);
+  const double hq = double(s.num_heads * s.head_dim);
+  const double hkv = double(s.num_kv_heads * s.head_dim);
+  const double i = double(s.intermediate_size);
+  const double norms = double(s.norms_per_layer);
+  double stored = norms * h            // each norm's input
+                  + h                  // the shared input of the Q/K/V projections
+                  + hq + 2 * hkv       // Q, K, V kept by attention
+                  + hq                 // attention output = input of the output projection
+                  + (s.norms_per_layer == 1 ? 0 : h);  // MLP input (phi's parallel block shares one)
+  double bytes = a * stored + 4 * double(s.num_heads);  // FlashAttention's fp32 log-sum-exp per head
+  const double k = s.num_experts > 0 ? double(std::max<uint64_t>(s.experts_per_token, 1)) : 1.0;
+  // MLP: gated keeps gate and up outputs, the activation's output and the product (4i); plain keeps the
+  // activation's input and output (2i), as Korthikanti's 8sbh + 8sbh with i = 4h.
+  bytes += k * a * (s.mlp == Mlp::gated ? 4 * i : 2 * i);
+  if (s.num_experts > 0) bytes += 4 * double(s.num_experts);  // router logits
+  if (s.dropout) bytes += 2 * h;  // one-byte masks after attention and MLP
+  return bytes;
+}
+
+/// Inference keeps no activations for backward: one layer's working set at a time (prefill of every token).
+double infer_activation_per_token(const ModelShape& s, double a) {
+  const double h = double(s.hidden_size);
+  const double hq = double(s.num_heads * s.head_dim);
+  const double hkv = double(s.num_kv_heads * s.head_dim);
+  const double i = double(s.intermediate_size);
+  return a * (2 * h + hq + 2 * hkv + (s.mlp == Mlp::gated ? 3 * i : 2 * i));
+}
+
+Result<WeightFormat> resolve_format(const ModelShape& shape, Workload& w, std::vector<std::string>& notes) {
+  if (w.dtype.empty()) {
+    if (w.mode == Mode::qlora) w.dtype = "nf4";
+    else if (shape.quantization && w.mode == Mode::infer) {
+      w.dtype = shape.quantization->format;
+      notes.push_back(fmt::format("weights as the checkpoint declares: {} ({})", w.dtype, shape.quantization->method));
+    } else if (shape.quantization) {
+      w.dtype = w.mode == Mode::lora ? "nf4" : shape.quantization->format;
+    } else {
+      w.dtype = "bf16";
+    }
+  }
+  auto f = weight_format(w.dtype);
+  if (!f) return f;
+  w.dtype = f->name;
+  if ((w.mode == Mode::train || w.mode == Mode::lora) && f->quantised)
+    return fail(fmt::format("{} needs fp32, fp16 or bf16 weights, not {}: to fine-tune on quantised weights use "
+                            "--mode qlora",
+                            w.mode == Mode::train ? "full training" : "LoRA", f->name));
+  if (w.mode == Mode::qlora && (!f->quantised || f->gguf))
+    return fail(fmt::format("QLoRA trains adapters on a quantised base (nf4, int4, int8, fp8), not {}: for a 16-bit "
+                            "base use --mode lora",
+                            f->name));
+  if (f->gguf && w.mode != Mode::infer) return fail(fmt::format("GGUF format {} is for inference only", f->name));
+  return f;
+}
+
+}  // namespace
+
+Result<Estimate> estimate(const ModelShape& shape, const Workload& input) {
+  Estimate e;
+  Workload w = input;
+  if (w.batch == 0) return fail("the batch size must be at least 1");
+  if (w.num_gpus == 0 || w.num_gpus > 4096) return fail(fmt::format("{} GPUs: use 1 to 4096", w.num_gpus));
+  if (w.mode == Mode::lora || w.mode == Mode::qlora) {
+    if (w.lora_rank == 0 || w.lora_rank > 65536) return fail("the LoRA rank must be between 1 and 65536");
+  }
+  if (w.num_gpus > 1 && w.strategy == Strategy::single) {
+    w.strategy = w.mode == Mode::infer ? Strategy::pp : Strategy::ddp;
+    e.notes.push_back(w.mode == Mode::infer
+                          ? "several GPUs: layers split evenly across them (--strategy pp); --strategy tp splits each "
+                            "layer, ddp runs a full copy on each"
+                          : "several GPUs: assuming DDP, a full copy of the model and its states on each GPU; "
+                            "--strategy zero1|zero2|zero3|fsdp shard them");
+  }
+  auto format = resolve_format(shape, w, e.notes);
+  if (!format) return std::unexpected(format.error());
+  e.format = *format;
+  e.model = shape.name;
+  e.params = count_params(shape);
+  const ParamCounts& p = e.params;
+  const uint64_t n = w.num_gpus;
+  const bool training = w.mode != Mode::infer;
+  const bool fp32 = e.format.name == "fp32";
+  const double a = fp32 ? 4.0 : 2.0;  // activation bytes per element
+
+  const uint64_t model_max = shape.max_position_embeddings.value_or(0);
+  w.context_tokens = effective_context(w, shape.arch == Arch::decoder ? model_max : 0);
+  if (w.context_tokens > (1ULL << 24)) return fail(fmt::format("a context of {} tokens is beyond any model", w.context_tokens));
+  if (w.batch > (1ULL << 20)) return fail(fmt::format("a batch of {} is beyond reason", w.batch));
+  if (model_max > 0 && w.context_tokens > model_max && shape.arch != Arch::vit && shape.arch != Arch::fixed)
+    e.warnings.push_back(fmt::format("context {} is longer than the {} tokens {} supports (max_position_embeddings); "
+                                     "the estimate assumes it runs anyway (RoPE scaling)",
+                                     w.context_tokens, model_max, shape.name));
+  const uint64_t seq = tokens_per_sample(shape, w.context_tokens);
+  e.tokens = seq * w.batch;
+  const double tokens = double(e.tokens);
+
+  // --- weights, gradients, optimizer, adapters (whole model; divided by the strategy below)
+  Breakdown b;
+  double weights = 0, grads = 0, optimizer = 0, adapters = 0;
+  const auto base_weight_bytes = [&] {
+    if (shape.checkpoint_bytes && ((shape.checkpoint_dtype && *shape.checkpoint_dtype == e.format.name) ||
+                                   (shape.quantization && shape.quantization->format == e.format.name))) {
+      e.weights_exact = true;
+      e.notes.push_back("weights: exact bytes from the checkpoint's safetensors headers");
+      return double(*shape.checkpoint_bytes);
+    }
+    return double(p.linear) * e.format.linear_bits / 8.0 + double(p.embedding + p.other) * e.format.other_bits / 8.0;
+  };
+  if (w.mode == Mode::train) {
+    const States st = training_states(e.format, w.convention, w.optimizer, shape.hidden_size);
+    e.trainable_params = p.total;
+    weights = st.weights * double(p.total);
+    grads = st.grads * double(p.total);
+    optimizer = st.optimizer * double(p.total);
+    e.state_bytes_per_param = st.weights + st.grads + st.optimizer;
+    e.convention_text = fmt::format("{:g} bytes/param = {:g} weights + {:g} gradients + {:.3g} optimizer ({})",
+                                    e.state_bytes_per_param, st.weights, st.grads, st.optimizer, st.origin);
+  } else if (w.mode == Mode::lora || w.mode == Mode::qlora) {
+    if (shape.arch == Arch::fixed) return fail("LoRA needs a transformer shape (use --mode train for " + shape.name + ")");
+    auto lp = lora_params(shape, w.lora_rank, w.lora_targets);
+    if (!lp) return std::unexpected(lp.error());
+    e.trainable_params = *lp;
+    weights = base_weight_bytes();
+    const double opt = optimizer_state_bytes(w.optimizer, true, shape.hidden_size);
+    adapters = 4.0 * double(*lp);
+    grads = 4.0 * double(*lp);
+    optimizer = opt * double(*lp);
+    e.state_bytes_per_param = 8 + opt;
+    e.convention_text = fmt::format("adapters: {:g} bytes/param = 4 fp32 weights + 4 gradients + {:g} {} states "
+                                    "(PEFT keeps adapters in fp32); base weights frozen in {}",
+                                    e.state_bytes_per_param, opt, name(w.optimizer), e.format.name);
+  } else {
+    weights = base_weight_bytes();
+    e.convention_text = fmt::format("inference: weights only, {} ({:g} bits per linear weight)", e.format.name,
+                                    e.format.linear_bits);
+  }
+  if (e.format.quantised && !e.format.gguf)
+    e.notes.push_back("quantisation shrinks only the blocks' linear layers; embeddings, LM head and norms stay 16-bit");
+
+  // --- KV cache (inference of decoders)
+  double kv = 0;
+  if (!training && shape.arch == Arch::decoder) {
+    double kv_bytes = fp32 ? 4 : 2;
+    if (!w.kv_dtype.empty()) {
+      const std::string k = text::to_lower(w.kv_dtype);
+      if (k == "fp8" || k == "int8") kv_bytes = 1;
+      else if (k == "fp16" || k == "bf16") kv_bytes = 2;
+      else if (k == "fp32") kv_bytes = 4;
+      else if (k == "int4" || k == "q4_0") kv_bytes = 0.5625;
+      else return fail(fmt::format("'{}' is not a KV cache type: use fp32, fp16, bf16, fp8, int8 or q4_0", w.kv_dtype));
+    }
+    kv = 2.0 * double(shape.num_layers) * double(shape.num_kv_heads) * double(shape.head_dim) * tokens * kv_bytes;
+    if (shape.num_kv_heads < shape.num_heads)
+      e.notes.push_back(fmt::format("KV cache counts {} key/value heads (grouped-query attention), not {} query heads",
+                                    shape.num_kv_heads, shape.num_heads));
+  }
+
+  // --- activations
+  double act_layers = 0, act_rest = 0;
+  if (shape.arch == Arch::fixed) {
+    act_layers = double(shape.activation_bytes_per_sample) * double(w.batch) * (fp32 ? 2.0 : 1.0);
+    if (!training) act_layers /= 8;  // no backward: only a few feature maps live at once
+  } else if (training) {
+    const double per_layer = train_activation_per_token_layer(shape, a) * tokens;
+    const double layers = double(shape.num_layers);
+    if (w.grad_checkpointing) {
+      act_layers = layers * a * double(shape.hidden_size) * tokens + per_layer;  // layer inputs + one recomputed layer
+      e.notes.push_back("gradient checkpointing: each layer's input kept, one layer recomputed at a time");
+    } else {
+      act_layers = layers * per_layer;
+    }
+    act_rest = 2 * a * double(shape.hidden_size) * tokens;  // embedding output, final norm input
+    if (shape.arch == Arch::decoder && shape.lm_head) {
+      act_rest += 4.0 * tokens * double(shape.vocab_size);  // fp32 logits for the loss
+    }
+    e.notes.push_back("activations: Korthikanti et al. 2022 with FlashAttention (no s^2 term), plus fp32 logits "
+                      "4 x tokens x vocab");
+  } else {
+    act_layers = infer_activation_per_token(shape, a) * tokens;
+    if (shape.arch == Arch::decoder && shape.lm_head) act_rest = 4.0 * double(w.batch) * double(shape.vocab_size);
+  }
+
+  // --- the strategy divides only what it shards
+  double layer_gather = 0;
+  switch (w.strategy) {
+    case Strategy::single:
+    case Strategy::ddp:
+      break;
+    case Strategy::zero1:
+      optimizer /= double(n);
+      break;
+    case Strategy::zero2:
+      optimizer /= double(n);
+      grads /= double(n);
+      break;
+    case Strategy::zero3:
+    case Strategy::fsdp:
+      weights /= double(n);
+      grads /= double(n);
+      optimizer /= double(n);
+      adapters /= double(n);
+      if (n > 1) {
+        // All-gathered parameters of the layer being computed and the one prefetched.
+        const double per_layer_bytes = double(p.per_layer) * (training && w.mode == Mode::train ? 2.0 : e.format.linear_bits / 8.0);
+        layer_gather = 2 * per_layer_bytes;
+      }
+      break;
+    case Strategy::tp: {
+      weights /= double(n);
+      grads /= double(n);
+      optimizer /= double(n);
+      adapters /= double(n);
+      const uint64_t kv_split = std::min<uint64_t>(n, std::max<uint64_t>(shape.num_kv_heads, 1));
+      kv /= double(kv_split);
+      if (kv_split < n && !training && shape.arch == Arch::decoder)
+        e.notes.push_back(fmt::format("tensor parallelism over {} GPUs: only {} key/value heads, so the KV cache is "
+                                      "replicated, not divided, beyond {} ways",
+                                      n, shape.num_kv_heads, kv_split));
+      act_layers /= double(n);  // with sequence parallelism (Korthikanti et al. Sec. 4.2.2)
+      act_rest /= double(n);    // vocabulary-parallel logits
+      break;
+    }
+    case Strategy::pp:
+      weights /= double(n);
+      grads /= double(n);
+      optimizer /= double(n);
+      adapters /= double(n);
+      kv /= double(n);
+      // Training with 1F1B: the first stage keeps n micro-batches of its 1/n of the layers, so the
+      // activations of the whole model for one micro-batch (Korthikanti et al. Sec. 4.2.3).
+      break;
+  }
+  if (n > 1 && !training && (w.strategy == Strategy::zero1 || w.strategy == Strategy::zero2))
+    e.notes.push_back("ZeRO stages 1 and 2 shard training states only: for inference each GPU holds the whole model");
+
+  b.weights_bytes = to_bytes(weights + layer_gather);
+  b.kv_cache_bytes = to_bytes(kv);
+  b.activations_bytes = to_bytes(act_layers + act_rest);
+  b.gradients_bytes = to_bytes(grads);
+  b.optimizer_bytes = to_bytes(optimizer);
+  b.adapters_bytes = to_bytes(adapters);
+  b.cuda_context_bytes = w.cuda_context_bytes;
+  b.allocator_slack_bytes = to_bytes(w.allocator_slack * double(b.activations_bytes + b.gradients_bytes));
+  e.per_gpu = b;
+  e.all_gpus_bytes = b.total_bytes() * n;
+  e.workload = w;
+  if (shape.num_experts > 0)
+    e.notes.push_back(fmt::format("mixture of experts: all {} experts' weights are held; activations follow the {} "
+                                  "routed per token ({} of {} parameters active)",
+                                  shape.num_experts, shape.experts_per_token, units::format_count(p.active),
+                                  units::format_count(p.total)));
+  if (shape.model_type == "gemma2" && !training)
+    e.notes.push_back("Gemma 2 alternates sliding-window layers; engines that exploit it need less KV cache");
+  return e;
+}
+
+Result<FitPlan> plan_fit(const ModelShape& shape, const Workload& input, const std::vector<GpuCapacity>& gpus) {
+  Workload w = input;
+  if (gpus.size() > 1) w.num_gpus = gpus.size();
+  auto est = estimate(shape, w);
+  if (!est) return std::unexpected(est.error());
+  FitPlan plan;
+  plan.estimate = *est;
+  if (gpus.empty()) return plan;
+
+  const uint64_t need = est->per_gpu.total_bytes();
+  bool all = true;
+  uint64_t smallest = UINT64_MAX, largest = 0, sum = 0;
+  for (const auto& g : gpus) {
+    GpuFit f;
+    f.gpu = g;
+    f.need_bytes = need;
+    f.headroom_bytes = static_cast<int64_t>(g.capacity_bytes) - static_cast<int64_t>(need);
+    f.fits = need <= g.capacity_bytes;
+    all = all && f.fits;
+    smallest = std::min(smallest, g.capacity_bytes);
+    largest = std::max(largest, g.capacity_bytes);
+    sum += g.capacity_bytes;
+    plan.gpus.push_back(f);
+  }
+  plan.fits = all;
+  const Workload& used = est->workload;
+
+  if (gpus.size() > 1 && smallest != largest) {
+    plan.notes.push_back(fmt::format("mixed cards: every GPU holds an equal share, so the smallest ({}) limits the job",
+                                     units::format_bytes(smallest)));
+    if (used.mode == Mode::infer) {
+      // Split by layers in proportion to memory: weights and KV cache follow the layers.
+      const Breakdown& b = est->per_gpu;
+      const double splittable = double(b.weights_bytes + b.kv_cache_bytes) * double(gpus.size());
+      LayerSplit split;
+      split.fits = true;
+      for (const auto& g : gpus) {
+        const double share = splittable * double(g.capacity_bytes) / double(sum);
+        const uint64_t bytes = to_bytes(share) + b.activations_bytes + b.overhead_bytes();
+        split.per_gpu_bytes.push_back(bytes);
+        split.fits = split.fits && bytes <= g.capacity_bytes;
+      }
+      plan.layer_split = split;
+      plan.notes.push_back(fmt::format(
+          "layer-splitting inference engines (llama.cpp --tensor-split, accelerate device_map=\"auto\") can give the "
+          "bigger cards more layers: split in proportion to memory it {}",
+          split.fits ? "fits" : "still does not fit"));
+    }
+  }
+  if (all) return plan;
+
+  // What to change, each with the new per-GPU total against the smallest card.
+  struct Option {
+    std::string change;
+    std::string flags;
+    Workload w;
+  };
+  std::vector<Option> options;
+  const uint64_t n = used.num_gpus;
+  if (used.mode != Mode::infer) {
+    if (!used.grad_checkpointing) {
+      Workload x = used;
+      x.grad_checkpointing = true;
+      options.push_back({"turn on gradient checkpointing", "--grad-checkpointing", x});
+    }
+    if (used.batch > 1) {
+      Workload x = used;
+      x.batch = 1;
+      options.push_back({"micro-batch 1 (accumulate gradients for the same effective batch)", "--batch 1", x});
+    }
+    if (used.mode == Mode::train && used.optimizer == Optimizer::adamw) {
+      Workload x = used;
+      x.optimizer = Optimizer::adamw8bit;
+      options.push_back({"8-bit AdamW states (bitsandbytes)", "--optimizer adamw8bit", x});
+    }
+    if (used.mode == Mode::train) {
+      Workload x = used;
+      x.mode = Mode::lora;
+      x.dtype = "bf16";
+      x.grad_checkpointing = true;
+      options.push_back({"LoRA on a frozen bf16 base, with checkpointing", "--mode lora --grad-checkpointing", x});
+    }
+    if (used.mode != Mode::qlora) {
+      Workload x = used;
+      x.mode = Mode::qlora;
+      x.dtype = "nf4";
+      x.grad_checkpointing = true;
+      options.push_back({"QLoRA: adapters on a 4-bit NF4 base, with checkpointing", "--mode qlora --grad-checkpointing", x});
+    } else if (used.context_tokens > 512) {
+      Workload x = used;
+      x.context_tokens = used.context_tokens / 2;
+      options.push_back({fmt::format("shorter sequences ({} tokens)", x.context_tokens),
+                         fmt::format("--context {}", x.context_tokens), x});
+    }
+    if (n > 1 && !is_sharded_zero3(used.strategy)) {
+      Workload x = used;
+      x.strategy = Strategy::zero3;
+      options.push_back({fmt::format("shard weights, gradients and optimizer states over the {} GPUs (ZeRO-3/FSDP)", n),
+                         "--strategy zero3", x});
+    }
+    for (uint64_t k = std::max<uint64_t>(2, n + 1); k <= 512; k *= 2) {
+      Workload x = used;
+      x.strategy = Strategy::zero3;
+      x.num_gpus = k;
+      auto alt = estimate(shape, x);
+      if (alt && alt->per_gpu.total_bytes() <= smallest) {
+        options.push_back({fmt::format("{} GPUs like the smallest one with ZeRO-3", k),
+                           fmt::format("--gpus {} --strategy zero3", k), x});
+        break;
+      }
+    }
+  } else {
+    const auto& f = est->format;
+    if (f.linear_bits > 8.5) {
+      Workload x = used;
+      x.dtype = "int8";
+      options.push_back({"8-bit weights (bitsandbytes LLM.int8)", "--dtype int8", x});
+    }
+    if (f.linear_bits > 4.9) {
+      Workload x = used;
+      x.dtype = "int4";
+      options.push_back({"4-bit weights (GPTQ/AWQ)", "--dtype int4", x});
+      x.dtype = "q4_k_m";
+      options.push_back({"GGUF Q4_K_M in llama.cpp", "--dtype q4_k_m", x});
+    }
+    if (used.context_tokens > 1024) {
+      Workload x = used;
+      x.context_tokens = used.context_tokens / 2;
+      options.push_back({fmt::format("shorter context ({} tokens)", x.context_tokens),
+                         fmt::format("--context {}", x.context_tokens), x});
+    }
+    if (used.batch > 1) {
+      Workload x = used;
+      x.batch = 1;
+      options.push_back({"one sequence at a time", "--batch 1", x});
+    }
+    if (shape.arch == Arch::decoder && (used.kv_dtype.empty() || used.kv_dtype == "fp16" || used.kv_dtype == "bf16")) {
+      Workload x = used;
+      x.kv_dtype = "fp8";
+      options.push_back({"FP8 KV cache (vLLM --kv-cache-dtype fp8)", "--kv-dtype fp8", x});
+    }
+    for (uint64_t k = std::max<uint64_t>(2, n + 1); k <= 64; k *= 2) {
+      Workload x = used;
+      x.strategy = Strategy::tp;
+      x.num_gpus = k;
+      auto alt = estimate(shape, x);
+      if (alt && alt->per_gpu.total_bytes() <= smallest) {
+        options.push_back({fmt::format("{} GPUs like the smallest one, tensor parallel", k),
+                           fmt::format("--gpus {} --strategy tp", k), x});
+        break;
+      }
+    }
+  }
+  for (const auto& o : options) {
+    auto alt = estimate(shape, o.w);
+    if (!alt) continue;
+    const uint64_t total = alt->per_gpu.total_bytes();
+    plan.suggestions.push_back({o.change, o.flags, total, total <= smallest});
+  }
+  return plan;
+}
+
+uint64_t largest_model_that_fits(uint64_t capacity_bytes, const Workload& workload) {
+  const auto need = [&](double params) -> uint64_t {
+    auto e = estimate(generic_shape(static_cast<uint64_t>(params)), workload);
+    return e ? e->per_gpu.total_bytes() : UINT64_MAX;
+  };
+  double lo = 1e6, hi = 1e13;
+  if (need(lo) > capacity_bytes) return 0;
+  if (need(hi) <= capacity_bytes) return static_cast<uint64_t>(hi);
+  for (int i = 0; i < 40 && hi / lo > 1.001; ++i) {
+    const double mid = std::sqrt(lo * hi);
+    if (need(mid) <= capacity_bytes) lo = mid;
+    else hi = mid;
+  }
+  return static_cast<uint64_t>(lo);
+}
+
+MaxParamsTable max_params_table(uint64_t capacity_bytes, const Workload& base) {
+  MaxParamsTable t;
+  t.capacity_bytes = capacity_bytes;
+  t.batch = base.batch;
+  Workload infer = base;
+  infer.mode = Mode::infer;
+  infer.strategy = Strategy::single;
+  infer.num_gpus = 1;
+  infer.context_tokens = effective_context(infer, 0);
+  t.infer_context = infer.context_tokens;
+  Workload train = base;
+  train.mode = Mode::train;
+  train.strategy = Strategy::single;
+  train.num_gpus = 1;
+  train.context_tokens = effective_context(train, 0);
+  t.train_context = train.context_tokens;
+
+  infer.dtype = "fp16";
+  t.infer_fp16 = largest_model_that_fits(capacity_bytes, infer);
+  infer.dtype = "int8";
+  t.infer_int8 = largest_model_that_fits(capacity_bytes, infer);
+  infer.dtype = "int4";
+  t.infer_int4 = largest_model_that_fits(capacity_bytes, infer);
+  train.dtype = "bf16";
+  t.train = largest_model_that_fits(capacity_bytes, train);
+  Workload lora = train;
+  lora.mode = Mode::lora;
+  t.lora = largest_model_that_fits(capacity_bytes, lora);
+  lora.mode = Mode::qlora;
+  lora.dtype = "nf4";
+  t.qlora = largest_model_that_fits(capacity_bytes, lora);
+  t.naive_fp16 = capacity_bytes / 2;
+  return t;
+}
+
+}  // namespace gpuscout::plan

@@ -1,0 +1,126 @@
+#pragma once
+/// The memory model: what one GPU must hold to run a model, term by term, and whether it fits.
+///
+/// API (for `fit`, and for `advise`, which asks for a model's memory need):
+///   plan::find_model("llama-3-8b")                  -> Result<CatalogueEntry>  (plan/catalogue.hpp)
+///   plan::load_hf_config("path/or/folder")          -> Result<ConfigRead>      (plan/hf_config.hpp)
+///   plan::generic_shape(7'000'000'000)              -> ModelShape              (plan/model_shape.hpp)
+///   plan::estimate(shape, workload)                 -> Result<Estimate>  bytes per GPU, by term
+///   plan::plan_fit(shape, workload, gpus)           -> Result<FitPlan>   + fits, headroom, what to change
+///   plan::largest_model_that_fits(bytes, workload)  -> parameters of the largest generic model
+///   plan::max_params_table(bytes, workload)         -> the no-model table of `gpuscout fit`
+/// All are pure (the catalogue reads the embedded table). Every byte count is per GPU unless named `all_`.
+///
+/// Conventions (docs/fit.md): parameters exact from the shape; quantisation shrinks only the blocks' linear
+/// layers (GGUF formats: every tensor); KV cache = 2 x layers x kv_heads x head_dim x tokens x batch x bytes;
+/// training activations after Korthikanti et al. 2022 with FlashAttention (no s^2 term), generalised to
+/// grouped-query attention and gated MLPs, plus fp32 logits 4 x tokens x vocab; sharded strategies divide only
+/// the terms they shard.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "plan/model_shape.hpp"
+#include "plan/workload.hpp"
+
+namespace gpuscout::plan {
+
+struct Breakdown {
+  uint64_t weights_bytes = 0;
+  uint64_t kv_cache_bytes = 0;
+  uint64_t activations_bytes = 0;
+  uint64_t gradients_bytes = 0;
+  uint64_t optimizer_bytes = 0;
+  uint64_t adapters_bytes = 0;
+  uint64_t cuda_context_bytes = 0;
+  uint64_t allocator_slack_bytes = 0;
+  uint64_t overhead_bytes() const { return cuda_context_bytes + allocator_slack_bytes; }
+  uint64_t total_bytes() const {
+    return weights_bytes + kv_cache_bytes + activations_bytes + gradients_bytes + optimizer_bytes + adapters_bytes +
+           overhead_bytes();
+  }
+};
+
+struct Estimate {
+  std::string model;            ///< shape name
+  ParamCounts params;
+  uint64_t trainable_params = 0;  ///< 0 for inference; LoRA: adapter parameters
+  WeightFormat format;
+  Workload workload;            ///< as run: defaults resolved (context, dtype, strategy)
+  uint64_t tokens = 0;          ///< per GPU: context (or patches) x batch
+  bool weights_exact = false;   ///< weights from the checkpoint's safetensors headers
+  /// Bytes per trainable parameter for weights + gradients + optimizer states (16 for ZeRO's mixed AdamW).
+  double state_bytes_per_param = 0;
+  std::string convention_text;  ///< "16 bytes/param: 2 weights + 2 gradients + 12 optimizer (ZeRO paper)"
+  Breakdown per_gpu;            ///< what each GPU holds (shares are equal across GPUs)
+  uint64_t all_gpus_bytes = 0;  ///< per_gpu total x GPUs
+  std::vector<std::string> notes;     ///< conventions and assumptions used
+  std::vector<std::string> warnings;  ///< context beyond the model's maximum, odd combinations
+};
+
+/// Fails for impossible combinations (full training of int4 weights, zero context, shards > 4096 GPUs).
+Result<Estimate> estimate(const ModelShape& shape, const Workload& workload);
+
+struct GpuCapacity {
+  std::string name;              ///< "NVIDIA GeForce RTX 4090", "--vram 24G"
+  uint64_t capacity_bytes = 0;   ///< what we may use: free memory when known, else total
+  std::string basis;             ///< "free", "total", "--vram", "catalogue"
+};
+
+struct GpuFit {
+  GpuCapacity gpu;
+  uint64_t need_bytes = 0;
+  int64_t headroom_bytes = 0;    ///< capacity - need (negative when it does not fit)
+  bool fits = false;
+};
+
+/// One thing to change, with the new per-GPU total.
+struct Suggestion {
+  std::string change;            ///< "turn on gradient checkpointing"
+  std::string flags;             ///< "--grad-checkpointing"
+  uint64_t per_gpu_bytes = 0;
+  bool fits = false;
+};
+
+/// Inference across unequal cards by layers in proportion to memory (llama.cpp --tensor-split,
+/// accelerate device_map="auto"), instead of equal shares.
+struct LayerSplit {
+  std::vector<uint64_t> per_gpu_bytes;
+  bool fits = false;
+};
+
+struct FitPlan {
+  Estimate estimate;
+  std::vector<GpuFit> gpus;        ///< empty when no hardware is known
+  std::optional<bool> fits;        ///< every GPU fits its share; nullopt without hardware
+  std::vector<Suggestion> suggestions;  ///< only when it does not fit
+  std::optional<LayerSplit> layer_split;  ///< inference on unequal cards
+  std::vector<std::string> notes;
+};
+
+/// Estimate, then check each GPU against its share. gpus.size() > 1 sets workload.num_gpus.
+Result<FitPlan> plan_fit(const ModelShape& shape, const Workload& workload, const std::vector<GpuCapacity>& gpus);
+
+/// Parameters of the largest generic (Llama-style) model whose per-GPU need fits `capacity_bytes`
+/// under `workload` (its dtype and mode); 0 when not even a 1M-parameter model fits.
+uint64_t largest_model_that_fits(uint64_t capacity_bytes, const Workload& workload);
+
+struct MaxParamsTable {
+  uint64_t capacity_bytes = 0;
+  uint64_t infer_context = 0;
+  uint64_t train_context = 0;
+  uint64_t batch = 1;
+  uint64_t infer_fp16 = 0;
+  uint64_t infer_int8 = 0;
+  uint64_t infer_int4 = 0;
+  uint64_t train = 0;   ///< full training, 16-bit mixed AdamW under workload.convention
+  uint64_t lora = 0;    ///< bf16 base
+  uint64_t qlora = 0;   ///< nf4 base
+  uint64_t naive_fp16 = 0;  ///< capacity / 2 bytes: the rule of thumb, for contrast
+};
+/// The learner's table: `base` supplies context, batch, optimizer, convention and checkpointing.
+MaxParamsTable max_params_table(uint64_t capacity_bytes, const Workload& base);
+
+}  // namespace gpuscout::plan

@@ -1,0 +1,367 @@
+#include "plan/hf_config.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <optional>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "core/text.hpp"
+#include "plan/safetensors.hpp"
+
+namespace gpuscout::plan {
+namespace {
+
+using nlohmann::json;
+
+/// Reads positive integers from a config, recording missing and bad fields.
+class Fields {
+ public:
+  Fields(const json& config, std::string_view source) : config_(config), source_(source) {}
+
+  /// The first of `names` present (and not null); records the first name as missing when none is.
+  std::optional<uint64_t> positive(std::initializer_list<const char*> names, bool required) {
+    for (const char* name : names) {
+      const auto it = config_.find(name);
+      if (it == config_.end() || it->is_null()) continue;
+      if (it->is_number_unsigned() && it->get<uint64_t>() > 0) return it->get<uint64_t>();
+      if (it->is_number_float()) {
+        const double v = it->get<double>();
+        if (v >= 1 && v < 1e15 && std::floor(v) == v) return static_cast<uint64_t>(v);
+      }
+      bad_.push_back(fmt::format("{} must be a positive whole number (got {})", name, it->dump()));
+      return std::nullopt;
+    }
+    if (required) missing_.emplace_back(*names.begin());
+    return std::nullopt;
+  }
+  std::optional<bool> boolean(const char* name) {
+    const auto it = config_.find(name);
+    if (it == config_.end() || it->is_null()) return std::nullopt;
+    if (it->is_boolean()) return it->get<bool>();
+    bad_.push_back(fmt::format("{} must be true or false (got {})", name, it->dump()));
+    return std::nullopt;
+  }
+  std::optional<double> number(const char* name) {
+    const auto it = config_.find(name);
+    if (it == config_.end() || it->is_null() || !it->is_number()) return std::nullopt;
+    return it->get<double>();
+  }
+  std::optional<std::string> string(const char* name) {
+    const auto it = config_.find(name);
+    if (it == config_.end() || !it->is_string()) return std::nullopt;
+    return it->get<std::string>();
+  }
+  const std::vector<std::string>& missing() const { return missing_; }
+  const std::vector<std::string>& bad() const { return bad_; }
+
+ private:
+  const json& config_;
+  std::string_view source_;
+  std::vector<std::string> missing_;
+  std::vector<std::string> bad_;
+};
+
+std::optional<std::string> normalise_dtype(std::string_view torch_dtype) {
+  if (torch_dtype == "bfloat16") return "bf16";
+  if (torch_dtype == "float16") return "fp16";
+  if (torch_dtype == "float32") return "fp32";
+  return std::nullopt;
+}
+
+std::optional<Quantization> read_quantization(const json& config, std::vector<std::string>& warnings,
+                                              std::string_view source) {
+  const auto it = config.find("quantization_config");
+  if (it == config.end() || !it->is_object()) return std::nullopt;
+  const json& q = *it;
+  const std::string method = q.value("quant_method", std::string(q.contains("load_in_4bit") ? "bitsandbytes" : ""));
+  Quantization out;
+  out.method = method;
+  if (method == "bitsandbytes") {
+    if (q.value("load_in_4bit", false)) out.format = "nf4";  // fp4 has the same footprint
+    else if (q.value("load_in_8bit", false)) out.format = "int8";
+  } else if (method == "gptq" || method == "awq" || method == "aqlm" || method == "hqq" || method == "eetq") {
+    const int bits = q.value("bits", q.value("w_bit", 4));
+    out.format = bits <= 4 ? "int4" : "int8";
+  } else if (method == "fp8" || method == "fbgemm_fp8") {
+    out.format = "fp8";
+  }
+  if (out.format.empty()) {
+    warnings.push_back(fmt::format("{}: quantization_config method '{}' is not one we size; give --dtype", source,
+                                   method.empty() ? "(none)" : method));
+    return std::nullopt;
+  }
+  return out;
+}
+
+/// Family conventions, as each model_type's modelling code builds its layers.
+bool apply_family(ModelShape& s, const std::string& type, Fields& f) {
+  const auto tie = f.boolean("tie_word_embeddings");
+  if (type == "llama" || type == "mistral" || type == "mixtral" || type == "qwen2" || type == "phi3" ||
+      type == "gemma" || type == "gemma2") {
+    s.arch = Arch::decoder;
+    s.norm = Norm::rms;
+    s.mlp = Mlp::gated;
+    const bool tied_default = type == "gemma" || type == "gemma2";
+    s.tie_word_embeddings = tie.value_or(tied_default);
+    if (type == "llama") {
+      const bool bias = f.boolean("attention_bias").value_or(false);
+      s.qkv_bias = s.o_bias = bias;
+      s.mlp_bias = f.boolean("mlp_bias").value_or(false);
+    }
+    if (type == "qwen2") s.qkv_bias = true;
+    if (type == "gemma2") s.norms_per_layer = 4;
+    return true;
+  }
+  if (type == "phi") {
+    s.arch = Arch::decoder;
+    s.norm = Norm::layer;
+    s.norms_per_layer = 1;  // attention and MLP run in parallel off one LayerNorm
+    s.qkv_bias = s.o_bias = s.mlp_bias = true;
+    s.mlp = Mlp::plain;
+    s.lm_head_bias = true;
+    s.tie_word_embeddings = tie.value_or(false);
+    s.dropout = f.number("resid_pdrop").value_or(0) > 0;
+    return true;
+  }
+  if (type == "gpt2") {
+    s.arch = Arch::decoder;
+    s.norm = Norm::layer;
+    s.qkv_bias = s.o_bias = s.mlp_bias = true;
+    s.mlp = Mlp::plain;
+    s.tie_word_embeddings = tie.value_or(true);
+    s.dropout = f.number("resid_pdrop").value_or(0.1) > 0;
+    return true;
+  }
+  if (type == "bert") {
+    s.arch = Arch::encoder;
+    s.norm = Norm::layer;
+    s.qkv_bias = s.o_bias = s.mlp_bias = true;
+    s.mlp = Mlp::plain;
+    s.lm_head = false;
+    s.final_norm = false;
+    s.embedding_norm = true;
+    s.pooler = true;
+    s.dropout = f.number("hidden_dropout_prob").value_or(0.1) > 0;
+    return true;
+  }
+  if (type == "vit") {
+    s.arch = Arch::vit;
+    s.norm = Norm::layer;
+    s.qkv_bias = f.boolean("qkv_bias").value_or(true);
+    s.o_bias = s.mlp_bias = true;
+    s.mlp = Mlp::plain;
+    s.lm_head = false;
+    s.dropout = f.number("hidden_dropout_prob").value_or(0) > 0;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TextPosition position_of(std::string_view text, size_t byte_offset) {
+  TextPosition p;
+  const size_t end = std::min(byte_offset, text.size());
+  for (size_t i = 0; i < end; ++i) {
+    if (text[i] == '\n') {
+      ++p.line;
+      p.column = 1;
+    } else {
+      ++p.column;
+    }
+  }
+  return p;
+}
+
+Result<ConfigRead> shape_from_config(const json& config, std::string_view source) {
+  if (!config.is_object()) return fail(fmt::format("{}: a config.json must be a JSON object", source));
+  ConfigRead out;
+  ModelShape& s = out.shape;
+  Fields f(config, source);
+  s.source = std::string(source);
+  s.model_type = f.string("model_type").value_or("");
+  s.name = f.string("_name_or_path").value_or("");
+
+  if (s.model_type == "resnet") {
+    // Catalogue only: a CNN has no transformer shape; its count and activations are data.
+    s.arch = Arch::fixed;
+    const auto params = f.positive({"gpuscout_params"}, true);
+    const auto act = f.positive({"gpuscout_activation_bytes_per_sample"}, true);
+    if (!f.bad().empty() || !f.missing().empty())
+      return fail(fmt::format("{}: model_type 'resnet' is sized only from the built-in catalogue (use --model "
+                              "resnet-50, or --params)",
+                              source));
+    s.fixed_params = *params;
+    s.activation_bytes_per_sample = *act;
+    return out;
+  }
+
+  const bool known = apply_family(s, s.model_type, f);
+  if (!known) {
+    // Read it as a Llama-style decoder if it carries the fields that needs.
+    s.arch = Arch::decoder;
+    s.tie_word_embeddings = f.boolean("tie_word_embeddings").value_or(false);
+  }
+
+  const bool gpt2 = s.model_type == "gpt2";
+  const auto hidden = f.positive({"hidden_size", "n_embd", "d_model"}, true);
+  const auto layers = f.positive({"num_hidden_layers", "n_layer", "num_layers"}, true);
+  const auto heads = f.positive({"num_attention_heads", "n_head"}, true);
+  const auto vocab = s.arch == Arch::vit ? std::optional<uint64_t>(0) : f.positive({"vocab_size"}, true);
+  auto inter = f.positive({"intermediate_size", "n_inner", "ffn_dim"}, !gpt2);
+  const auto kv = f.positive({"num_key_value_heads", "num_kv_heads"}, false);
+  const auto head_dim = f.positive({"head_dim"}, false);
+  const auto max_pos = f.positive({"max_position_embeddings", "n_positions", "n_ctx"}, false);
+  const auto experts = f.positive({"num_local_experts", "num_experts"}, false);
+  const auto experts_per_tok = f.positive({"num_experts_per_tok"}, false);
+  std::optional<uint64_t> image, patch, channels, labels;
+  if (s.arch == Arch::vit) {
+    image = f.positive({"image_size"}, true);
+    patch = f.positive({"patch_size"}, true);
+    channels = f.positive({"num_channels"}, false);
+    labels = f.positive({"num_labels"}, false);
+  }
+  std::optional<uint64_t> type_vocab;
+  if (s.arch == Arch::encoder) type_vocab = f.positive({"type_vocab_size"}, false);
+
+  if (!f.bad().empty()) return fail(fmt::format("{}: {}", source, text::join(f.bad(), "; ")));
+  if (!f.missing().empty()) {
+    if (!known)
+      return fail(fmt::format("{}: model_type '{}' is not one gpuscout knows, and the config lacks {} to read it as "
+                              "a Llama-style decoder; give the size instead with --params (e.g. --params 7B)",
+                              source, s.model_type.empty() ? "(none)" : s.model_type, text::join(f.missing(), ", ")));
+    return fail(fmt::format("{}: {} config lacks {}; give the size instead with --params (e.g. --params 7B)", source,
+                            s.model_type, text::join(f.missing(), ", ")));
+  }
+  if (!known)
+    out.warnings.push_back(fmt::format("{}: model_type '{}' is not one gpuscout knows; read as a Llama-style decoder "
+                                       "(RMSNorm, gated MLP, no biases): counts may be off by a few percent",
+                                       source, s.model_type.empty() ? "(none)" : s.model_type));
+
+  s.hidden_size = *hidden;
+  s.num_layers = *layers;
+  s.num_heads = *heads;
+  s.vocab_size = *vocab;
+  s.intermediate_size = inter ? *inter : 4 * s.hidden_size;  // gpt2: n_inner null means 4 x n_embd
+  s.num_kv_heads = kv ? *kv : s.num_heads;
+  s.head_dim = head_dim ? *head_dim : s.hidden_size / s.num_heads;
+  if (s.head_dim == 0) return fail(fmt::format("{}: hidden size {} is smaller than the {} heads", source, s.hidden_size, s.num_heads));
+  if (s.num_kv_heads > s.num_heads || s.num_heads % s.num_kv_heads != 0)
+    return fail(fmt::format("{}: {} key/value heads do not divide {} attention heads", source, s.num_kv_heads,
+                            s.num_heads));
+  s.max_position_embeddings = max_pos;
+  if (gpt2 || s.arch == Arch::encoder) s.learned_positions = max_pos.value_or(gpt2 ? 1024 : 512);
+  if (s.arch == Arch::encoder) s.token_types = type_vocab.value_or(2);
+  if (experts && *experts > 1) {
+    s.num_experts = *experts;
+    s.experts_per_token = experts_per_tok.value_or(2);
+    if (s.experts_per_token > s.num_experts)
+      return fail(fmt::format("{}: num_experts_per_tok {} is more than the {} experts", source, s.experts_per_token,
+                              s.num_experts));
+  }
+  if (s.arch == Arch::vit) {
+    s.image_size = *image;
+    s.patch_size = *patch;
+    s.num_channels = channels.value_or(3);
+    if (s.patch_size > s.image_size)
+      return fail(fmt::format("{}: patch_size {} is larger than image_size {}", source, s.patch_size, s.image_size));
+    uint64_t n = labels.value_or(0);
+    if (n == 0) {
+      const auto it = config.find("id2label");
+      n = (it != config.end() && it->is_object() && !it->empty()) ? it->size() : 2;  // transformers' default
+    }
+    s.num_labels = n;
+  }
+  // Guard the arithmetic: real models are far below these bounds.
+  if (s.hidden_size > (1u << 20) || s.intermediate_size > (1u << 22) || s.num_layers > 10000 || s.num_heads > 65536 ||
+      s.head_dim > 65536 || s.vocab_size > (1u << 24) || s.num_experts > 65536 || s.learned_positions > (1u << 24) ||
+      s.image_size > (1u << 16))
+    return fail(fmt::format("{}: sizes out of range for a real model", source));
+
+  s.quantization = read_quantization(config, out.warnings, source);
+  if (auto d = f.string("torch_dtype"); d) s.torch_dtype = normalise_dtype(*d);
+  else if (auto d2 = f.string("dtype"); d2) s.torch_dtype = normalise_dtype(*d2);
+  return out;
+}
+
+Result<ConfigRead> parse_hf_config(std::string_view text, std::string_view source) {
+  json config;
+  try {
+    config = json::parse(text.begin(), text.end());
+  } catch (const json::parse_error& e) {
+    const size_t offset = e.byte > 0 ? e.byte - 1 : 0;
+    const TextPosition at = position_of(text, offset);
+    std::string reason = e.what();
+    if (const auto colon = reason.find(": ", reason.find("parse error")); colon != std::string::npos)
+      reason = reason.substr(colon + 2);
+    return fail(fmt::format("{}:{}:{}: not valid JSON: {}", source, at.line, at.column, reason));
+  }
+  return shape_from_config(config, source);
+}
+
+namespace {
+Result<std::string> read_small_file(const std::string& path, uint64_t max_bytes) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) return fail(fmt::format("{}: cannot read the file ({})", path, ec.message()));
+  if (size > max_bytes) return fail(fmt::format("{}: {} bytes is too large for a config file", path, size));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fail(fmt::format("{}: cannot open the file", path));
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+}  // namespace
+
+Result<ConfigRead> load_hf_config(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const bool folder = fs::is_directory(path, ec);
+  const std::string config_path = folder ? (fs::path(path) / "config.json").string() : path;
+  if (!fs::exists(config_path, ec))
+    return fail(folder ? fmt::format("{}: the folder has no config.json", path)
+                       : fmt::format("{}: no such file", path));
+  auto text = read_small_file(config_path, 16ULL << 20);
+  if (!text) return std::unexpected(text.error());
+  auto read = parse_hf_config(*text, config_path);
+  if (!read) return read;
+  if (read->shape.name.empty()) read->shape.name = folder ? fs::path(path).filename().string() : config_path;
+  if (!folder) return read;
+
+  // Exact bytes from the checkpoint: every *.safetensors header, else the index's total_size.
+  std::vector<std::string> shards;
+  for (const auto& entry : fs::directory_iterator(path, ec))
+    if (entry.is_regular_file() && entry.path().extension() == ".safetensors") shards.push_back(entry.path().string());
+  if (!shards.empty()) {
+    TensorTotals all;
+    for (const auto& shard : shards) {
+      auto t = read_safetensors_header(shard);
+      if (!t) return std::unexpected(t.error());
+      all.tensors += t->tensors;
+      all.elements += t->elements;
+      all.bytes += t->bytes;
+      for (const auto& [k, v] : t->bytes_by_dtype) all.bytes_by_dtype[k] += v;
+    }
+    read->shape.checkpoint_bytes = all.bytes;
+    if (all.bytes_by_dtype.size() == 1) {
+      const std::string d = all.bytes_by_dtype.begin()->first;
+      if (d == "BF16") read->shape.checkpoint_dtype = "bf16";
+      else if (d == "F16") read->shape.checkpoint_dtype = "fp16";
+      else if (d == "F32") read->shape.checkpoint_dtype = "fp32";
+      if (read->shape.checkpoint_dtype) read->shape.checkpoint_params = all.elements;
+    }
+  } else if (const auto index = (fs::path(path) / "model.safetensors.index.json").string(); fs::exists(index, ec)) {
+    auto t = read_small_file(index, 64ULL << 20);
+    if (!t) return std::unexpected(t.error());
+    auto total = parse_safetensors_index(*t, index);
+    if (!total) return std::unexpected(total.error());
+    read->shape.checkpoint_bytes = *total;
+  }
+  return read;
+}
+
+}  // namespace gpuscout::plan

@@ -1,0 +1,350 @@
+// CPU: /proc/cpuinfo for names, sysfs topology for cores, cgroup and affinity for what we may use,
+// cpuid+XGETBV (on the real machine) for the SIMD features the OS really enables.
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include <fmt/format.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+#include "core/text.hpp"
+#include "os/system.hpp"
+#include "probe/sources.hpp"
+
+namespace gpuscout::probe {
+namespace {
+
+void add_error(CpuInfo& cpu, std::string what, std::string message) {
+  cpu.errors.push_back(ProbeError{"cpu", std::move(what), std::move(message), std::nullopt});
+}
+
+// Arm cores have no "model name"; MIDR implementer/part numbers name them (Arm's TRMs).
+std::optional<std::string> arm_core_name(std::string_view implementer, std::string_view part) {
+  const auto impl = text::parse_uint(implementer, 16);
+  const auto p = text::parse_uint(part, 16);
+  if (!impl || !p) return std::nullopt;
+  struct Known {
+    unsigned impl, part;
+    const char* name;
+  };
+  static constexpr Known known[] = {
+      {0x41, 0xd03, "Arm Cortex-A53"},   {0x41, 0xd08, "Arm Cortex-A72"},   {0x41, 0xd0b, "Arm Cortex-A76"},
+      {0x41, 0xd0c, "Arm Neoverse-N1"},  {0x41, 0xd40, "Arm Neoverse-V1"},  {0x41, 0xd49, "Arm Neoverse-N2"},
+      {0x41, 0xd4f, "Arm Neoverse-V2"},  {0x41, 0xd83, "Arm Neoverse-V3AE"}, {0x41, 0xd84, "Arm Neoverse-V3"},
+      {0x41, 0xd8e, "Arm Neoverse-N3"},  {0x41, 0xd42, "Arm Cortex-A78AE"}, {0x41, 0xd4b, "Arm Cortex-A78C"},
+      {0x61, 0x022, "Apple M1"},         {0x61, 0x023, "Apple M1"},         {0x4e, 0x004, "NVIDIA Carmel"},
+      {0xc0, 0xac3, "Ampere-1"},         {0x48, 0xd01, "HiSilicon Kunpeng-920"},
+  };
+  for (const auto& k : known)
+    if (k.impl == *impl && k.part == *p) return std::string(k.name);
+  return fmt::format("Arm CPU (implementer 0x{:02x}, part 0x{:03x})", *impl, *p);
+}
+
+}  // namespace
+
+CpuinfoSummary parse_cpuinfo(std::string_view text) {
+  CpuinfoSummary s;
+  std::set<std::string> sockets;
+  std::set<std::pair<std::string, std::string>> cores;
+  std::string physical_id;
+  bool first_flags_seen = false;
+  int cores_missing = 0;
+  int blocks = 0;
+  auto close_block = [&] { physical_id.clear(); };
+  for (auto raw : text::split(text, '\n')) {
+    const auto line = text::trim(raw);
+    if (line.empty()) {
+      close_block();
+      continue;
+    }
+    const auto colon = line.find(':');
+    if (colon == std::string_view::npos) continue;  // truncated line: skip it, keep the rest
+    const auto key = text::trim(line.substr(0, colon));
+    const auto value = text::trim(line.substr(colon + 1));
+    if (key == "processor") {
+      if (text::parse_int(value)) ++s.processors;
+      ++blocks;
+    } else if ((key == "vendor_id" || key == "vendor") && !s.vendor && !value.empty()) {
+      s.vendor = std::string(value);
+    } else if ((key == "model name" || key == "Model Name" || key == "cpu model") && !s.model && !value.empty()) {
+      s.model = std::string(value);
+    } else if (key == "physical id") {
+      physical_id = std::string(value);
+      sockets.insert(physical_id);
+    } else if (key == "core id") {
+      if (!physical_id.empty()) cores.insert({physical_id, std::string(value)});
+      else ++cores_missing;
+    } else if ((key == "flags" || key == "Features") && !first_flags_seen) {
+      first_flags_seen = true;
+      for (auto f : text::split_ws(value)) s.flags.emplace_back(f);
+    } else if (key == "CPU implementer" && !s.arm_implementer) {
+      s.arm_implementer = std::string(value);
+    } else if (key == "CPU part" && !s.arm_part) {
+      s.arm_part = std::string(value);
+    }
+  }
+  if (!sockets.empty()) s.sockets = static_cast<int>(sockets.size());
+  if (!cores.empty()) s.physical_cores = static_cast<int>(cores.size());
+  s.hypervisor = std::find(s.flags.begin(), s.flags.end(), "hypervisor") != s.flags.end();
+  if (s.model) {
+    const auto at = s.model->find('@');
+    if (at != std::string::npos) {
+      std::string_view rest = text::trim(std::string_view(*s.model).substr(at + 1));
+      if (rest.ends_with("GHz")) s.nominal_ghz = text::parse_double(rest.substr(0, rest.size() - 3));
+    }
+  }
+  if (!s.model && s.arm_implementer && s.arm_part) s.model = arm_core_name(*s.arm_implementer, *s.arm_part);
+  if (!s.vendor && s.arm_implementer) {
+    const auto impl = text::parse_uint(*s.arm_implementer, 16);
+    if (impl == 0x41u) s.vendor = "ARM";
+    else if (impl == 0x61u) s.vendor = "Apple";
+    else if (impl == 0x4eu) s.vendor = "NVIDIA";
+    else if (impl == 0xc0u) s.vendor = "Ampere";
+    else if (impl == 0x48u) s.vendor = "HiSilicon";
+    else s.vendor = "ARM-compatible (implementer " + *s.arm_implementer + ")";
+  }
+  (void)cores_missing;
+  (void)blocks;
+  return s;
+}
+
+std::vector<std::string> dl_features_from_flags(const std::vector<std::string>& flags, std::string_view arch) {
+  // The kernel's names are kept (avx512_bf16, amx_tile); Arm's asimd is better known as NEON.
+  static constexpr std::pair<const char*, const char*> x86[] = {
+      {"avx", "avx"},           {"avx2", "avx2"},
+      {"fma", "fma"},           {"f16c", "f16c"},
+      {"avx512f", "avx512f"},   {"avx512dq", "avx512dq"},
+      {"avx512bw", "avx512bw"}, {"avx512vl", "avx512vl"},
+      {"avx512_vnni", "avx512_vnni"}, {"avx512_bf16", "avx512_bf16"},
+      {"avx512_fp16", "avx512_fp16"}, {"avx_vnni", "avx_vnni"},
+      {"amx_tile", "amx_tile"}, {"amx_bf16", "amx_bf16"},
+      {"amx_int8", "amx_int8"}, {"amx_fp16", "amx_fp16"},
+  };
+  static constexpr std::pair<const char*, const char*> arm[] = {
+      {"asimd", "neon"}, {"asimdhp", "fp16"}, {"asimddp", "dotprod"}, {"sve", "sve"}, {"sve2", "sve2"},
+      {"bf16", "bf16"},  {"i8mm", "i8mm"},    {"sme", "sme"},         {"sme2", "sme2"},
+  };
+  std::vector<std::string> out;
+  const bool is_arm = arch == "aarch64" || arch == "arm64" ||
+                      std::find(flags.begin(), flags.end(), "asimd") != flags.end();
+  const auto has = [&](const char* f) { return std::find(flags.begin(), flags.end(), f) != flags.end(); };
+  if (is_arm) {
+    for (const auto& [flag, name] : arm)
+      if (has(flag)) out.emplace_back(name);
+  } else {
+    for (const auto& [flag, name] : x86)
+      if (has(flag)) out.emplace_back(name);
+  }
+  return out;
+}
+
+std::vector<std::string> dl_features_from_cpuid() {
+  std::vector<std::string> out;
+#if defined(__x86_64__) || defined(__i386__)
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (!__get_cpuid(0, &a, &b, &c, &d)) return out;
+  const unsigned max_leaf = a;
+  __cpuid_count(1, 0, a, b, c, d);
+  const bool osxsave = c & (1u << 27);
+  const bool fma = c & (1u << 12), avx = c & (1u << 28), f16c = c & (1u << 29);
+  unsigned long long xcr0 = 0;
+  if (osxsave) {
+    unsigned lo = 0, hi = 0;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    xcr0 = (static_cast<unsigned long long>(hi) << 32) | lo;
+  }
+  const bool os_avx = (xcr0 & 0x6) == 0x6;             // SSE and AVX state saved by the OS
+  const bool os_avx512 = os_avx && (xcr0 & 0xE0) == 0xE0; // opmask, ZMM_Hi256, Hi16_ZMM
+  const bool os_amx = (xcr0 & 0x60000) == 0x60000;      // XTILECFG, XTILEDATA
+  if (avx && os_avx) out.emplace_back("avx");
+  unsigned b7 = 0, c7 = 0, d7 = 0, a71 = 0;
+  if (max_leaf >= 7) {
+    unsigned a7 = 0;
+    __cpuid_count(7, 0, a7, b7, c7, d7);
+    unsigned bb = 0, cc = 0, dd = 0;
+    if (a7 >= 1) __cpuid_count(7, 1, a71, bb, cc, dd);
+  }
+  if (os_avx && (b7 & (1u << 5))) out.emplace_back("avx2");
+  if (os_avx && fma) out.emplace_back("fma");
+  if (os_avx && f16c) out.emplace_back("f16c");
+  if (os_avx512) {
+    if (b7 & (1u << 16)) out.emplace_back("avx512f");
+    if (b7 & (1u << 17)) out.emplace_back("avx512dq");
+    if (b7 & (1u << 30)) out.emplace_back("avx512bw");
+    if (b7 & (1u << 31)) out.emplace_back("avx512vl");
+    if (c7 & (1u << 11)) out.emplace_back("avx512_vnni");
+    if (a71 & (1u << 5)) out.emplace_back("avx512_bf16");
+    if (d7 & (1u << 23)) out.emplace_back("avx512_fp16");
+  }
+  if (os_avx && (a71 & (1u << 4))) out.emplace_back("avx_vnni");
+  if (os_amx) {
+    if (d7 & (1u << 24)) out.emplace_back("amx_tile");
+    if (d7 & (1u << 22)) out.emplace_back("amx_bf16");
+    if (d7 & (1u << 25)) out.emplace_back("amx_int8");
+    if (a71 & (1u << 21)) out.emplace_back("amx_fp16");
+  }
+#endif
+  return out;
+}
+
+std::optional<double> parse_cgroup_cpu_max(std::string_view text) {
+  const auto f = text::split_ws(text::trim(text));
+  if (f.size() != 2 || f[0] == "max") return std::nullopt;
+  const auto quota = text::parse_double(f[0]);
+  const auto period = text::parse_double(f[1]);
+  if (!quota || !period || *quota <= 0 || *period <= 0) return std::nullopt;
+  return *quota / *period;
+}
+
+std::optional<uint64_t> parse_cache_size(std::string_view s) {
+  s = text::trim(s);
+  uint64_t scale = 1;
+  if (s.ends_with("K")) scale = 1024;
+  else if (s.ends_with("M")) scale = 1024 * 1024;
+  else if (s.ends_with("G")) scale = 1024ULL * 1024 * 1024;
+  if (scale != 1) s.remove_suffix(1);
+  const auto v = text::parse_uint(s);
+  if (!v) return std::nullopt;
+  return *v * scale;
+}
+
+CpuInfo probe_cpu() {
+  CpuInfo cpu;
+  cpu.arch = os::sysroot().empty() ? os::machine_arch() : "unknown";
+  auto cpuinfo_text = os::read_file("/proc/cpuinfo");
+  CpuinfoSummary summary;
+  if (cpuinfo_text) {
+    summary = parse_cpuinfo(*cpuinfo_text);
+    if (!os::sysroot().empty() || cpu.arch == "unknown")
+      cpu.arch = summary.arm_implementer ? "aarch64" : (summary.vendor ? "x86_64" : "unknown");
+  } else {
+    add_error(cpu, "/proc/cpuinfo", cpuinfo_text.error().message);
+  }
+  cpu.vendor = summary.vendor;
+  cpu.model = summary.model;
+  cpu.hypervisor = summary.hypervisor;
+
+  // Which CPUs exist and which we may use: online ∩ affinity (a container or taskset narrows it).
+  std::optional<std::vector<int>> online;
+  if (auto t = os::read_line("/sys/devices/system/cpu/online")) {
+    online = text::parse_cpu_list(*t);
+    if (!online) add_error(cpu, "/sys/devices/system/cpu/online", "malformed CPU list '" + *t + "'");
+  }
+  std::optional<std::vector<int>> allowed;
+  if (auto status = os::read_file("/proc/self/status")) {
+    for (auto line : text::split(*status, '\n')) {
+      if (!line.starts_with("Cpus_allowed_list:")) continue;
+      allowed = text::parse_cpu_list(line.substr(18));
+      if (!allowed) add_error(cpu, "/proc/self/status", "malformed Cpus_allowed_list");
+    }
+  }
+  std::vector<int> usable;
+  if (online && allowed) {
+    std::set_intersection(online->begin(), online->end(), allowed->begin(), allowed->end(), std::back_inserter(usable));
+  } else if (online) {
+    usable = *online;
+  } else if (allowed) {
+    usable = *allowed;
+  }
+  if (online && !online->empty()) cpu.online_cpus = static_cast<int>(online->size());
+  else if (summary.processors > 0) cpu.online_cpus = summary.processors;
+  if (!usable.empty()) cpu.logical_cpus = static_cast<int>(usable.size());
+  else if (summary.processors > 0) cpu.logical_cpus = summary.processors;
+
+  // Topology: distinct (package, core) among usable CPUs. Falls back to cpuinfo's ids, then to no SMT.
+  std::set<std::pair<long long, long long>> cores;
+  std::set<long long> packages;
+  for (int c : usable) {
+    const std::string base = fmt::format("/sys/devices/system/cpu/cpu{}/topology/", c);
+    auto pkg = os::read_line(base + "physical_package_id");
+    auto core = os::read_line(base + "core_id");
+    if (!pkg || !core) continue;
+    const auto p = text::parse_int(*pkg), k = text::parse_int(*core);
+    if (!p || !k) continue;
+    cores.insert({*p, *k});
+    packages.insert(*p);
+  }
+  if (!cores.empty()) {
+    cpu.physical_cores = static_cast<int>(cores.size());
+    cpu.sockets = static_cast<int>(packages.size());
+  } else {
+    cpu.sockets = summary.sockets;
+    if (summary.physical_cores && cpu.logical_cpus && cpu.online_cpus && *cpu.logical_cpus < *cpu.online_cpus) {
+      // Affinity narrowed the CPUs: scale cores by the share we may use (SMT pairs assumed even).
+      const double ratio = double(*summary.physical_cores) / double(*cpu.online_cpus);
+      cpu.physical_cores = std::max(1, static_cast<int>(std::lround(*cpu.logical_cpus * ratio)));
+    } else if (summary.physical_cores) {
+      cpu.physical_cores = summary.physical_cores;
+    } else if (cpu.logical_cpus) {
+      cpu.physical_cores = cpu.logical_cpus;  // Arm and most VMs' cpuinfo lack core ids: no SMT assumed
+    }
+  }
+  if (!cpu.sockets && cpu.logical_cpus) cpu.sockets = 1;
+
+  // cgroup CPU quota: v2 cpu.max at our cgroup's path, else at the root of the mount.
+  std::vector<std::string> candidates;
+  if (auto cg = os::read_file("/proc/self/cgroup")) {
+    for (auto line : text::split(*cg, '\n')) {
+      if (line.starts_with("0::")) {
+        const std::string path(text::trim(line.substr(3)));
+        if (!path.empty() && path != "/") candidates.push_back("/sys/fs/cgroup" + path + "/cpu.max");
+      }
+    }
+  }
+  candidates.push_back("/sys/fs/cgroup/cpu.max");
+  for (const auto& path : candidates) {
+    if (auto t = os::read_line(path)) {
+      cpu.cpu_quota = parse_cgroup_cpu_max(*t);
+      break;
+    }
+  }
+  if (!cpu.cpu_quota) {
+    auto q = os::read_line("/sys/fs/cgroup/cpu/cpu.cfs_quota_us");
+    auto p = os::read_line("/sys/fs/cgroup/cpu/cpu.cfs_period_us");
+    if (q && p) cpu.cpu_quota = parse_cgroup_cpu_max(*q + " " + *p);
+  }
+
+  // Clocks: cpufreq (kHz) where the kernel exposes it; the "@ 2.20GHz" of the model name otherwise.
+  const int first_cpu = usable.empty() ? 0 : usable.front();
+  const std::string freq = fmt::format("/sys/devices/system/cpu/cpu{}/cpufreq/", first_cpu);
+  if (auto t = os::read_line(freq + "cpuinfo_max_freq")) {
+    if (auto v = text::parse_double(*t); v && *v > 0) cpu.max_mhz = *v / 1000.0;
+    else add_error(cpu, freq + "cpuinfo_max_freq", "not a frequency: '" + *t + "'");
+  }
+  if (auto t = os::read_line(freq + "base_frequency")) {
+    if (auto v = text::parse_double(*t); v && *v > 0) cpu.base_mhz = *v / 1000.0;
+  }
+  if (!cpu.base_mhz && summary.nominal_ghz) cpu.base_mhz = *summary.nominal_ghz * 1000.0;
+
+  // Caches of the first usable CPU.
+  const std::string cache_dir = fmt::format("/sys/devices/system/cpu/cpu{}/cache", first_cpu);
+  for (const auto& index : os::list_dir(cache_dir)) {
+    if (!index.starts_with("index")) continue;
+    const std::string base = cache_dir + "/" + index + "/";
+    auto level = os::read_line(base + "level");
+    auto type = os::read_line(base + "type");
+    auto size = os::read_line(base + "size");
+    if (!level || !type || !size) continue;
+    const auto l = text::parse_int(*level);
+    const auto bytes = parse_cache_size(*size);
+    if (!l || !bytes) {
+      add_error(cpu, base, "malformed cache description");
+      continue;
+    }
+    CpuCache cache{static_cast<int>(*l), *type, *bytes, std::nullopt};
+    if (auto shared = os::read_line(base + "shared_cpu_list"))
+      if (auto list = text::parse_cpu_list(*shared)) cache.shared_by_cpus = static_cast<int>(list->size());
+    cpu.caches.push_back(std::move(cache));
+  }
+
+  // Features: on the live x86 machine ask the CPU and the OS (cpuid + XGETBV); under a sysroot, or on
+  // other architectures, the kernel's flags are the record.
+  if (os::sysroot().empty() && (cpu.arch == "x86_64" || cpu.arch == "i686")) cpu.features = dl_features_from_cpuid();
+  else cpu.features = dl_features_from_flags(summary.flags, cpu.arch);
+  return cpu;
+}
+
+}  // namespace gpuscout::probe

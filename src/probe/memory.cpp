@@ -1,0 +1,61 @@
+// Memory: /proc/meminfo, and a container's cgroup limit (what the process can really use).
+#include <fmt/format.h>
+
+#include "core/text.hpp"
+#include "os/system.hpp"
+#include "probe/sources.hpp"
+
+namespace gpuscout::probe {
+
+MemoryInfo parse_meminfo(std::string_view text) {
+  MemoryInfo mem;
+  for (auto line : text::split(text, '\n')) {
+    const auto colon = line.find(':');
+    if (colon == std::string_view::npos) continue;
+    const auto key = text::trim(line.substr(0, colon));
+    std::optional<uint64_t>* target = nullptr;
+    if (key == "MemTotal") target = &mem.total_bytes;
+    else if (key == "MemAvailable") target = &mem.available_bytes;
+    else if (key == "SwapTotal") target = &mem.swap_total_bytes;
+    else if (key == "SwapFree") target = &mem.swap_free_bytes;
+    if (!target) continue;
+    auto value = text::trim(line.substr(colon + 1));
+    uint64_t scale = 1;
+    if (value.ends_with("kB")) {
+      scale = 1024;
+      value = text::trim(value.substr(0, value.size() - 2));
+    }
+    const auto n = text::parse_uint(value);
+    if (!n) {
+      mem.errors.push_back(ProbeError{"memory", "/proc/meminfo",
+                                      fmt::format("{}: not a number: '{}'", key, text::trim(line.substr(colon + 1))),
+                                      std::nullopt});
+      continue;
+    }
+    *target = *n * scale;
+  }
+  if (!mem.total_bytes)
+    mem.errors.push_back(ProbeError{"memory", "/proc/meminfo", "no valid MemTotal line", std::nullopt});
+  return mem;
+}
+
+MemoryInfo probe_memory() {
+  auto text = os::read_file("/proc/meminfo");
+  MemoryInfo mem;
+  if (!text) {
+    mem.errors.push_back(ProbeError{"memory", "/proc/meminfo", text.error().message, std::nullopt});
+    return mem;
+  }
+  mem = parse_meminfo(*text);
+  // A container's limit (cgroup v2 memory.max, v1 memory.limit_in_bytes) is what we can really use.
+  for (const char* path : {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
+    auto limit = os::read_line(path);
+    if (!limit) continue;
+    const auto v = text::parse_uint(*limit);
+    if (v && (!mem.total_bytes || *v < *mem.total_bytes)) mem.cgroup_limit_bytes = *v;
+    break;
+  }
+  return mem;
+}
+
+}  // namespace gpuscout::probe

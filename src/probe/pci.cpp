@@ -1,0 +1,198 @@
+// PCI: every GPU of every vendor, through libpci's sysfs backend (pointed into the sysroot) and pci.ids names.
+#include <csetjmp>
+#include <cstdarg>
+#include <algorithm>
+#include <cstdio>
+
+#include <fmt/format.h>
+
+extern "C" {
+#include <pci/pci.h>
+}
+
+#include "core/text.hpp"
+#include "os/system.hpp"
+#include "probe/sources.hpp"
+
+namespace gpuscout::probe {
+namespace {
+
+// libpci's error callback must not return (it would exit the process): we jump back to the probe instead,
+// record the message and keep the rest of the report.
+thread_local std::jmp_buf* g_pci_jump = nullptr;
+thread_local char g_pci_message[512];
+
+[[noreturn]] void pci_error_handler(char* msg, ...) {
+  va_list args;
+  va_start(args, msg);
+  std::vsnprintf(g_pci_message, sizeof g_pci_message, msg, args);
+  va_end(args);
+  std::longjmp(*g_pci_jump, 1);
+}
+void pci_quiet(char*, ...) {}
+
+std::string vendor_key(uint16_t vendor_id, std::string_view pci_vendor_name) {
+  switch (vendor_id) {
+    case 0x10de: return "nvidia";
+    case 0x1002: case 0x1022: return "amd";
+    case 0x8086: return "intel";
+    case 0x106b: return "apple";
+    case 0x5143: case 0x17cb: return "qualcomm";
+    case 0x1ed5: return "moorethreads";
+    case 0x19e5: return "huawei";
+    default: break;
+  }
+  std::string name = text::to_lower(pci_vendor_name);
+  const auto cut = name.find_first_of(" ,[");
+  if (cut != std::string::npos) name.resize(cut);
+  return name.empty() ? fmt::format("{:04x}", vendor_id) : name;
+}
+
+// Server BMCs and hypervisors show a VGA device that is not a GPU anyone can compute on.
+bool is_display_only_adapter(uint16_t vendor_id) {
+  switch (vendor_id) {
+    case 0x1a03:  // ASPEED (server BMC)
+    case 0x102b:  // Matrox (server BMC)
+    case 0x1234:  // QEMU/Bochs VGA
+    case 0x1013:  // Cirrus Logic (emulated)
+    case 0x15ad:  // VMware SVGA
+    case 0x1414:  // Microsoft Hyper-V synthetic video
+    case 0x1af4:  // virtio-gpu
+    case 0x1b36:  // Red Hat QXL
+    case 0x80ee:  // VirtualBox
+      return true;
+    default: return false;
+  }
+}
+
+std::optional<int> link_generation(std::string_view speed) {
+  const auto v = text::parse_double(text::split_ws(speed).empty() ? "" : text::split_ws(speed)[0]);
+  if (!v) return std::nullopt;
+  if (*v >= 60) return 6;
+  if (*v >= 30) return 5;
+  if (*v >= 15) return 4;
+  if (*v >= 7.5) return 3;
+  if (*v >= 4.5) return 2;
+  if (*v >= 2) return 1;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string normalize_bus_id(std::string_view id) {
+  // NVML: "00000000:01:00.0"; CUDA: "0000:01:00.0"; sysfs: "0000:01:00.0". Keep a 4-digit domain, lower case.
+  std::string s = text::to_lower(text::trim(id));
+  const auto parts = text::split(s, ':');
+  if (parts.size() == 3) {
+    auto domain = text::parse_uint(parts[0], 16);
+    if (domain) return fmt::format("{:04x}:{}:{}", *domain, parts[1], parts[2]);
+  } else if (parts.size() == 2) {
+    return "0000:" + s;
+  }
+  return s;
+}
+
+std::vector<Gpu> probe_pci_gpus(std::vector<ProbeError>& errors) {
+  std::vector<Gpu> gpus;
+  const std::string sysfs = os::sysroot() + "/sys/bus/pci";
+  if (!os::is_directory("/sys/bus/pci/devices")) {
+    errors.push_back(ProbeError{"pci", "/sys/bus/pci/devices", "not present (no PCI bus visible here)", std::nullopt});
+    return gpus;
+  }
+  pci_access* pacc = pci_alloc();
+  if (!pacc) {
+    errors.push_back(ProbeError{"pci", "pci_alloc", "libpci could not allocate", std::nullopt});
+    return gpus;
+  }
+  pacc->error = pci_error_handler;
+  pacc->warning = pci_quiet;
+  pacc->debug = pci_quiet;
+  pacc->method = PCI_ACCESS_SYS_BUS_PCI;
+  std::string sysfs_param = sysfs;
+  pci_set_param(pacc, const_cast<char*>("sysfs.path"), sysfs_param.data());
+  // A recorded machine may carry its own pci.ids; otherwise the system's copy (Debian's pci.ids package).
+  std::string ids_path;
+  for (const char* candidate : {"/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids"}) {
+    if (!os::sysroot().empty() && os::exists(candidate)) {
+      ids_path = os::sysroot() + candidate;
+      break;
+    }
+  }
+  if (!ids_path.empty()) pci_set_name_list_path(pacc, ids_path.data(), 0);
+
+  std::jmp_buf jump;
+  g_pci_jump = &jump;
+  if (setjmp(jump) != 0) {
+    errors.push_back(ProbeError{"pci", "libpci", g_pci_message, std::nullopt});
+    g_pci_jump = nullptr;
+    // libpci's state after an error is undefined: leak it rather than free half-built lists.
+    return gpus;
+  }
+  pci_init(pacc);
+  pci_scan_bus(pacc);
+  for (pci_dev* dev = pacc->devices; dev; dev = dev->next) {
+    pci_fill_info(dev, PCI_FILL_IDENT | PCI_FILL_CLASS | PCI_FILL_SUBSYS);
+    const unsigned base_class = dev->device_class >> 8;
+    const bool display = base_class == 0x03;
+    const bool accelerator = dev->device_class == 0x1200 &&
+                             (dev->vendor_id == 0x10de || dev->vendor_id == 0x1002 || dev->vendor_id == 0x8086);
+    if (!display && !accelerator) continue;
+    if (dev->vendor_id == 0xffff || dev->vendor_id == 0) {
+      errors.push_back(ProbeError{"pci", fmt::format("{:04x}:{:02x}:{:02x}.{}", dev->domain, dev->bus, dev->dev, dev->func),
+                                  "unreadable vendor id", std::nullopt});
+      continue;
+    }
+    if (is_display_only_adapter(dev->vendor_id)) continue;
+
+    Gpu gpu;
+    gpu.pci_bus_id = fmt::format("{:04x}:{:02x}:{:02x}.{:x}", dev->domain, dev->bus, dev->dev, dev->func);
+    gpu.pci_vendor_id = dev->vendor_id;
+    gpu.pci_device_id = dev->device_id;
+    if (dev->subsys_vendor_id && dev->subsys_vendor_id != 0xffff) {
+      gpu.pci_subsystem_vendor_id = dev->subsys_vendor_id;
+      gpu.pci_subsystem_device_id = dev->subsys_id;
+    }
+    char vendor_name[256] = {0};
+    char device_name[512] = {0};
+    const char* vn = pci_lookup_name(pacc, vendor_name, sizeof vendor_name, PCI_LOOKUP_VENDOR | PCI_LOOKUP_NO_NUMBERS,
+                                     dev->vendor_id);
+    const char* dn = pci_lookup_name(pacc, device_name, sizeof device_name, PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_NUMBERS,
+                                     dev->vendor_id, dev->device_id);
+    gpu.vendor = vendor_key(dev->vendor_id, vn ? vn : "");
+    if (dn) {
+      gpu.pci_name = std::string(dn);
+      // pci.ids writes "AD107M [GeForce RTX 4060 Max-Q / Mobile]": the bracket holds the marketing name.
+      std::string_view n = *gpu.pci_name;
+      const auto open = n.find('['), close = n.rfind(']');
+      gpu.name = (open != std::string_view::npos && close != std::string_view::npos && close > open)
+                     ? std::string(n.substr(open + 1, close - open - 1))
+                     : std::string(n);
+    } else {
+      gpu.name = fmt::format("{} device {:04x}:{:04x} (not in pci.ids: update it with `update-pciids`)",
+                             vn ? vn : "Unknown vendor", dev->vendor_id, dev->device_id);
+    }
+    const std::string dir = "/sys/bus/pci/devices/" + *gpu.pci_bus_id;
+    if (auto link = os::read_link(dir + "/driver")) {
+      const auto slash = link->rfind('/');
+      gpu.kernel_driver = slash == std::string::npos ? *link : link->substr(slash + 1);
+    }
+    if (auto s = os::read_line(dir + "/current_link_speed")) gpu.pcie_gen = link_generation(*s);
+    if (auto s = os::read_line(dir + "/max_link_speed")) gpu.pcie_gen_max = link_generation(*s);
+    if (auto s = os::read_line(dir + "/current_link_width")) {
+      if (auto v = text::parse_int(*s); v && *v > 0 && *v <= 32) gpu.pcie_width = static_cast<int>(*v);
+    }
+    if (auto s = os::read_line(dir + "/max_link_width")) {
+      if (auto v = text::parse_int(*s); v && *v > 0 && *v <= 32) gpu.pcie_width_max = static_cast<int>(*v);
+    }
+    // Intel graphics on the root bus is the processor's integrated GPU.
+    gpu.integrated = dev->vendor_id == 0x8086 && dev->bus == 0;
+    gpu.sources.push_back("pci");
+    gpus.push_back(std::move(gpu));
+  }
+  g_pci_jump = nullptr;
+  pci_cleanup(pacc);
+  std::sort(gpus.begin(), gpus.end(), [](const Gpu& a, const Gpu& b) { return a.pci_bus_id < b.pci_bus_id; });
+  return gpus;
+}
+
+}  // namespace gpuscout::probe

@@ -1,0 +1,88 @@
+#pragma once
+/// The individual probes. Each fills its own part of an Inventory and records its own errors.
+/// Pure parsers take text and return values, so tests feed them strings from real machines.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "inventory/inventory.hpp"
+
+namespace gpuscout::probe {
+
+// --- CPU (cpu.cpp) ---
+struct CpuinfoSummary {
+  std::optional<std::string> vendor, model;
+  int processors = 0;                ///< "processor" entries
+  std::optional<int> sockets;        ///< distinct "physical id"
+  std::optional<int> physical_cores; ///< distinct (physical id, core id) pairs
+  std::vector<std::string> flags;    ///< x86 "flags" or Arm "Features" of the first processor
+  std::optional<double> nominal_ghz; ///< "@ 2.20GHz" in the model name
+  bool hypervisor = false;
+  std::optional<std::string> arm_implementer, arm_part;
+};
+CpuinfoSummary parse_cpuinfo(std::string_view text);
+/// Deep-learning-relevant features from the kernel's flag names, normalised ("asimd" -> "neon").
+std::vector<std::string> dl_features_from_flags(const std::vector<std::string>& flags, std::string_view arch);
+/// Features from cpuid and XGETBV (x86 only; empty elsewhere): what the CPU has *and* the OS enables.
+std::vector<std::string> dl_features_from_cpuid();
+/// "200000 100000" -> 2.0; "max 100000" -> nullopt.
+std::optional<double> parse_cgroup_cpu_max(std::string_view text);
+/// Sizes as in sysfs cache files ("32K", "1024K", "16M").
+std::optional<uint64_t> parse_cache_size(std::string_view text);
+CpuInfo probe_cpu();
+
+// --- Memory (memory.cpp) ---
+/// /proc/meminfo: fills total, available, swap; errors for lines that do not parse.
+MemoryInfo parse_meminfo(std::string_view text);
+MemoryInfo probe_memory();
+
+// --- Disks (disks.cpp) ---
+struct MountEntry {
+  std::string device, mount, fstype;
+};
+std::vector<MountEntry> parse_mounts(std::string_view text, std::vector<ProbeError>* errors = nullptr);
+/// Real filesystems a user stores data on (like df without pseudo filesystems), one per device.
+std::vector<MountEntry> real_filesystems(const std::vector<MountEntry>& mounts);
+std::vector<Disk> probe_disks(std::vector<ProbeError>& errors);
+
+// --- OS and platform (system.cpp) ---
+/// os-release KEY=VALUE with shell quoting.
+std::vector<std::pair<std::string, std::string>> parse_os_release(std::string_view text);
+OsInfo probe_os(bool cpu_hypervisor_flag);
+PlatformInfo probe_platform(const OsInfo& os);
+
+// --- PCI (pci.cpp): every display/3D/accelerator device of every vendor, named from pci.ids ---
+std::vector<Gpu> probe_pci_gpus(std::vector<ProbeError>& errors);
+/// Canonical bus id "0000:01:00.0" from NVML's "00000000:01:00.0" or CUDA's "0000:01:00.0".
+std::string normalize_bus_id(std::string_view bus_id);
+
+// --- NVIDIA kernel module state (nvidia_module.cpp) ---
+void probe_nvidia_module(NvidiaInfo& info);
+
+// --- NVML and the CUDA driver API (nvml.cpp, cuda_driver.cpp): run inside a bounded child ---
+struct NvmlReport {
+  NvidiaInfo info;
+  std::vector<Gpu> gpus;  ///< NVML's view, pci_bus_id set
+};
+NvmlReport probe_nvml();
+CudaInfo probe_cuda_driver();
+
+// --- Toolkit (toolkit.cpp) ---
+ToolkitInfo probe_toolkit();
+/// "Cuda compilation tools, release 13.0, V13.0.88" -> "13.0.88".
+std::optional<std::string> parse_nvcc_version(std::string_view text);
+/// cudnn_version.h -> "9.13.0".
+std::optional<std::string> parse_cudnn_header(std::string_view text);
+
+// --- Python and PyTorch (python_torch.cpp) ---
+/// The probe script run with `python3 -c`; prints one JSON object.
+std::string_view python_probe_script();
+/// Parses the script's output into python + torch facts.
+void parse_python_probe_output(std::string_view json_text, PythonInfo& python, std::optional<TorchInfo>& torch);
+
+// --- Joining (join.cpp) ---
+/// Merges NVML and CUDA views into the PCI list by bus id (GPUs NVML sees but PCI does not, as in WSL, are
+/// appended); then names each GPU's architecture and catalogue row from the data tables.
+void join_gpus(Inventory& inventory, const NvmlReport& nvml);
+
+}  // namespace gpuscout::probe

@@ -1,0 +1,162 @@
+// OS (distribution, kernel, container, VM, WSL) and platform (Colab, Kaggle, cloud VM, laptop, desktop).
+#include <algorithm>
+
+#include "core/text.hpp"
+#include "os/system.hpp"
+#include "probe/sources.hpp"
+
+namespace gpuscout::probe {
+namespace {
+
+std::optional<std::string> dmi(const char* field) {
+  auto v = os::read_line(std::string("/sys/class/dmi/id/") + field);
+  if (!v || v->empty()) return std::nullopt;
+  return *v;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> parse_os_release(std::string_view text) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (auto raw : text::split(text, '\n')) {
+    const auto line = text::trim(raw);
+    if (line.empty() || line.front() == '#') continue;
+    const auto eq = line.find('=');
+    if (eq == std::string_view::npos || eq == 0) continue;
+    std::string key(text::trim(line.substr(0, eq)));
+    std::string_view value = text::trim(line.substr(eq + 1));
+    std::string unquoted;
+    if (!value.empty() && (value.front() == '"' || value.front() == '\'')) {
+      const char q = value.front();
+      size_t i = 1;
+      bool closed = false;
+      for (; i < value.size(); ++i) {
+        if (value[i] == '\\' && q == '"' && i + 1 < value.size()) {
+          unquoted += value[++i];
+        } else if (value[i] == q) {
+          closed = true;
+          break;
+        } else {
+          unquoted += value[i];
+        }
+      }
+      if (!closed) continue;  // unbalanced quotes: skip the line rather than guess
+    } else {
+      unquoted = std::string(value);
+    }
+    out.emplace_back(std::move(key), std::move(unquoted));
+  }
+  return out;
+}
+
+OsInfo probe_os(bool cpu_hypervisor_flag) {
+  OsInfo info;
+  auto release = os::read_file("/etc/os-release");
+  if (!release) release = os::read_file("/usr/lib/os-release");
+  if (release) {
+    for (auto& [k, v] : parse_os_release(*release)) {
+      if (k == "ID") info.id = v;
+      else if (k == "VERSION_ID") info.version_id = v;
+      else if (k == "PRETTY_NAME") info.pretty_name = v;
+    }
+  } else {
+    info.errors.push_back(ProbeError{"os", "/etc/os-release", release.error().message, std::nullopt});
+  }
+  if (auto k = os::read_line("/proc/sys/kernel/osrelease")) info.kernel = *k;
+  const std::string version = os::read_line("/proc/version").value_or("");
+  info.wsl = (info.kernel && text::contains_icase(*info.kernel, "microsoft")) ||
+             text::contains_icase(version, "microsoft") || os::exists("/proc/sys/fs/binfmt_misc/WSLInterop");
+
+  // Containers: the runtimes' marker files, then the init process's cgroup path.
+  if (os::exists("/.dockerenv")) info.container = "docker";
+  else if (os::exists("/run/.containerenv")) info.container = "podman";
+  if (auto cg = os::read_file("/proc/1/cgroup")) {
+    if (cg->find("kubepods") != std::string::npos) info.container = "kubernetes";
+    else if (!info.container && cg->find("/docker") != std::string::npos) info.container = "docker";
+    else if (!info.container && cg->find("/lxc") != std::string::npos) info.container = "lxc";
+  }
+  if (!info.container && os::getenv("KUBERNETES_SERVICE_HOST")) info.container = "kubernetes";
+
+  // Virtualisation: WSL first (it is Hyper-V underneath, but WSL is what the user needs to hear).
+  if (info.wsl) {
+    info.virtualization = "wsl";
+  } else {
+    const std::string vendor = text::to_lower(dmi("sys_vendor").value_or(""));
+    const std::string product = text::to_lower(dmi("product_name").value_or(""));
+    const std::string bios = text::to_lower(dmi("bios_vendor").value_or(""));
+    if (vendor.find("vmware") != std::string::npos) info.virtualization = "vmware";
+    else if (vendor.find("microsoft") != std::string::npos && product.find("virtual") != std::string::npos)
+      info.virtualization = "hyper-v";
+    else if (vendor.find("xen") != std::string::npos || bios.find("xen") != std::string::npos)
+      info.virtualization = "xen";
+    else if (vendor.find("qemu") != std::string::npos || product.find("kvm") != std::string::npos ||
+             vendor.find("amazon ec2") != std::string::npos || vendor == "google" ||
+             product.find("google compute engine") != std::string::npos || bios.find("seabios") != std::string::npos ||
+             vendor.find("alibaba") != std::string::npos || vendor.find("tencent") != std::string::npos ||
+             vendor.find("openstack") != std::string::npos || vendor.find("digitalocean") != std::string::npos ||
+             vendor.find("hetzner") != std::string::npos)
+      info.virtualization = "kvm";
+    else if (vendor.find("innotek") != std::string::npos || product.find("virtualbox") != std::string::npos)
+      info.virtualization = "virtualbox";
+    else if (cpu_hypervisor_flag)
+      info.virtualization = "unknown-hypervisor";
+  }
+  return info;
+}
+
+PlatformInfo probe_platform(const OsInfo& osinfo) {
+  PlatformInfo p;
+  p.system_vendor = dmi("sys_vendor");
+  p.product_name = dmi("product_name");
+  if (auto chassis = dmi("chassis_type")) {
+    if (auto n = text::parse_int(*chassis); n && *n > 0 && *n < 256) p.chassis_type = static_cast<int>(*n);
+  }
+  for (const auto& supply : os::list_dir("/sys/class/power_supply")) {
+    if (os::read_line("/sys/class/power_supply/" + supply + "/type").value_or("") == "Battery") {
+      // Wireless mice and UPSes report batteries too; those carry scope "Device".
+      if (os::read_line("/sys/class/power_supply/" + supply + "/scope").value_or("") == "Device") continue;
+      p.battery = true;
+    }
+  }
+  // SMBIOS chassis types: 8 Portable, 9 Laptop, 10 Notebook, 14 Sub Notebook, 31 Convertible, 32 Detachable.
+  static constexpr int laptop_types[] = {8, 9, 10, 14, 31, 32};
+  const bool laptop_chassis =
+      p.chassis_type && std::find(std::begin(laptop_types), std::end(laptop_types), *p.chassis_type) != std::end(laptop_types);
+  p.laptop = laptop_chassis || (p.battery && !osinfo.virtualization);
+
+  const std::string vendor = text::to_lower(p.system_vendor.value_or(""));
+  const std::string product = text::to_lower(p.product_name.value_or(""));
+  const std::string asset = dmi("chassis_asset_tag").value_or("");
+  if (vendor.find("amazon ec2") != std::string::npos || product.find("amazon ec2") != std::string::npos)
+    p.cloud = "aws";
+  else if (vendor == "google" || product.find("google compute engine") != std::string::npos) p.cloud = "gcp";
+  else if (asset == "7783-7084-3265-9085-8269-3286-77") p.cloud = "azure";  // Azure's documented chassis asset tag
+  else if (asset == "OracleCloud.com") p.cloud = "oracle";
+  else if (vendor.find("alibaba") != std::string::npos) p.cloud = "alibaba";
+  else if (vendor.find("tencent") != std::string::npos) p.cloud = "tencent";
+  else if (vendor.find("digitalocean") != std::string::npos) p.cloud = "digitalocean";
+  else if (vendor.find("hetzner") != std::string::npos) p.cloud = "hetzner";
+  else if (vendor.find("scaleway") != std::string::npos) p.cloud = "scaleway";
+  else if (vendor.find("openstack") != std::string::npos) p.cloud = "openstack";
+
+  if (os::getenv("COLAB_RELEASE_TAG") || os::getenv("COLAB_GPU") || os::getenv("COLAB_JUPYTER_IP"))
+    p.notebook = "colab";
+  else if (os::getenv("KAGGLE_KERNEL_RUN_TYPE") || os::getenv("KAGGLE_URL_BASE") || os::getenv("KAGGLE_DATA_PROXY_TOKEN"))
+    p.notebook = "kaggle";
+
+  if (p.notebook) p.kind = *p.notebook;
+  else if (osinfo.wsl) p.kind = "wsl";
+  else if (p.cloud) p.kind = "cloud-vm";
+  else if (p.laptop) p.kind = "laptop";
+  else if (osinfo.virtualization) p.kind = osinfo.container ? "container" : "vm";
+  else if (osinfo.container) p.kind = "container";
+  else if (p.chassis_type) {
+    // 17 Main Server Chassis, 23 Rack Mount, 25 Multi-system, 28 Blade; 3-7, 13, 15, 16, 35, 36 desktops.
+    const int t = *p.chassis_type;
+    if (t == 17 || t == 23 || t == 25 || t == 28 || t == 29) p.kind = "server";
+    else if ((t >= 3 && t <= 7) || t == 13 || t == 15 || t == 16 || t == 24 || t == 35 || t == 36) p.kind = "desktop";
+  }
+  return p;
+}
+
+}  // namespace gpuscout::probe
