@@ -289,11 +289,13 @@ void print_plan(const plan::FitPlan& p, const plan::ModelShape& shape) {
     fmt::print("weights: {}\n", e.format.note);
   for (const auto& g : p.gpus) {
     if (g.fits)
-      fmt::print("{} ({} {}): fits, {} to spare\n", g.gpu.name, units::format_bytes(g.gpu.capacity_bytes), g.gpu.basis,
+      fmt::print("{} ({}{}): fits, {} to spare\n", g.gpu.name, units::format_bytes(g.gpu.capacity_bytes),
+                 g.gpu.basis == "--vram" ? "" : " " + g.gpu.basis,
                  units::format_bytes(static_cast<uint64_t>(g.headroom_bytes)));
     else
-      fmt::print("{} ({} {}): does NOT fit, {} short\n", g.gpu.name, units::format_bytes(g.gpu.capacity_bytes),
-                 g.gpu.basis, units::format_bytes(static_cast<uint64_t>(-g.headroom_bytes)));
+      fmt::print("{} ({}{}): does NOT fit, {} short\n", g.gpu.name, units::format_bytes(g.gpu.capacity_bytes),
+                 g.gpu.basis == "--vram" ? "" : " " + g.gpu.basis,
+                 units::format_bytes(static_cast<uint64_t>(-g.headroom_bytes)));
   }
   if (p.gpus.empty()) fmt::print("no GPU to check against: give --vram 24G, --gpu NAME or --from FILE\n");
   if (p.layer_split) {
@@ -305,7 +307,7 @@ void print_plan(const plan::FitPlan& p, const plan::ModelShape& shape) {
   if (!p.suggestions.empty()) {
     fmt::print("what to change:\n");
     for (const auto& s : p.suggestions)
-      fmt::print("  {:<62} {:>10}  {}   {}\n", s.change, units::format_bytes(s.per_gpu_bytes), s.fits ? "fits" : "no",
+      fmt::print("  {:<66} {:>10}  {:<4}  {}\n", s.change, units::format_bytes(s.per_gpu_bytes), s.fits ? "fits" : "no",
                  s.flags);
   }
   for (const auto& n : e.notes) fmt::print("note: {}\n", n);
@@ -334,8 +336,8 @@ void print_table(const plan::MaxParamsTable& t, const std::vector<plan::GpuCapac
     return;
   }
   const auto& g = gpus.front();
-  fmt::print("Largest model that fits {} ({} {}), batch {}, generic Llama-style shape:\n",
-             units::format_bytes(t.capacity_bytes), g.name, g.basis, t.batch);
+  fmt::print("Largest model that fits {} ({}), batch {}, generic Llama-style shape:\n",
+             units::format_bytes(t.capacity_bytes), g.basis == "--vram" ? g.name : g.name + ", " + g.basis, t.batch);
   const auto row = [](const std::string& label, uint64_t params) {
     fmt::print("  {:<58} {:>8}\n", label, params ? units::format_count(params) : std::string("none"));
   };
