@@ -325,6 +325,7 @@ Result<Estimate> estimate(const ModelShape& shape, const Workload& input) {
     e.notes.push_back("ZeRO stages 1 and 2 shard training states only: for inference each GPU holds the whole model");
 
   b.weights_bytes = to_bytes(weights + layer_gather);
+  e.gathered_weights_bytes = to_bytes(layer_gather);
   b.kv_cache_bytes = to_bytes(kv);
   b.activations_bytes = to_bytes(act_layers + act_rest);
   b.gradients_bytes = to_bytes(grads);

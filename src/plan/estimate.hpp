@@ -51,6 +51,7 @@ struct Estimate {
   Workload workload;            ///< as run: defaults resolved (context, dtype, strategy)
   uint64_t tokens = 0;          ///< per GPU: context (or patches) x batch
   bool weights_exact = false;   ///< weights from the checkpoint's safetensors headers
+  uint64_t gathered_weights_bytes = 0;  ///< ZeRO-3/FSDP: all-gathered layers, included in weights_bytes
   /// Bytes per trainable parameter for weights + gradients + optimizer states (16 for ZeRO's mixed AdamW).
   double state_bytes_per_param = 0;
   std::string convention_text;  ///< "16 bytes/param: 2 weights + 2 gradients + 12 optimizer (ZeRO paper)"
