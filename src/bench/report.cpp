@@ -274,8 +274,8 @@ std::string render_text(const BenchResult& r) {
   const auto& s = r.speedup;
   if (s.cpu_fp32_ms || s.gpu_fp32_ms) {
     line("");
-    std::string sum = fmt::format("{0} x {0} fp32 matmul: CPU {1} ms, GPU {2} ms", s.n, fmt_opt(s.cpu_fp32_ms, "{:.1f}"),
-                                  fmt_opt(s.gpu_fp32_ms, "{:.2f}"));
+    std::string sum = fmt::format("{0} x {0} fp32 matmul: CPU {1} ms, GPU {2}", s.n, fmt_opt(s.cpu_fp32_ms, "{:.1f}"),
+                                  s.gpu_fp32_ms ? fmt::format("{:.2f} ms", *s.gpu_fp32_ms) : "not measured");
     if (s.fp32_speedup) sum += fmt::format(", speed-up {:.0f} x", *s.fp32_speedup);
     if (s.bf16_speedup) sum += fmt::format("; at bf16 the GPU does {:.0f} x", *s.bf16_speedup);
     line(sum + " (" + s.basis + ")");
