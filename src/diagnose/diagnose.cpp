@@ -159,35 +159,6 @@ Verdict diagnose(const Inventory& inv) {
   bool blocked = false;  // an NVIDIA GPU is there but something stops CUDA PyTorch from using it
   bool usable_gpu = false;
 
-  // --- No NVIDIA GPU ---
-  if (nvidia.empty()) {
-    if (others.empty()) {
-      add("no-gpu", "warning", "No GPU found on this machine: PyTorch will run on the CPU, fine for learning small models.",
-          free_gpu_steps());
-    } else {
-      for (const auto* g : others) {
-        std::string fix;
-        if (g->vendor == "amd") {
-          fix = inv.os.wsl ? "AMD GPUs under WSL: PyTorch's ROCm builds need native Linux; on Windows use "
-                             "torch-directml (pip install torch-directml), or a cloud GPU."
-                           : "On Linux, install PyTorch's ROCm build (pip install torch --index-url "
-                             "https://download.pytorch.org/whl/rocm6.4) if your card is on AMD's ROCm support list "
-                             "(Radeon RX 7900 series, Instinct); check with `rocminfo`.";
-        } else if (g->vendor == "intel") {
-          fix = "Intel GPUs run PyTorch through the XPU build: pip install torch --index-url "
-                "https://download.pytorch.org/whl/xpu (Arc and Data Center GPU Max; integrated graphics are slow for training).";
-        } else if (g->vendor == "apple") {
-          fix = "Apple GPUs work through PyTorch's MPS backend on macOS: torch.device(\"mps\").";
-        } else {
-          fix = "CUDA builds of PyTorch need an NVIDIA GPU; check the vendor's own PyTorch port.";
-        }
-        add("no-nvidia-gpu", "warning",
-            fmt::format("GPU {} ({}) is not an NVIDIA GPU: CUDA builds of PyTorch cannot use it.", g->index, g->name), fix);
-      }
-      add("no-gpu", "info", "No GPU that CUDA PyTorch can use.", free_gpu_steps());
-    }
-  }
-
   // --- Driver state (only when there is an NVIDIA GPU, or a driver that says so) ---
   const bool has_nvidia = !nvidia.empty() || inv.nvidia.library_found;
   const int nvml_code = inv.nvidia.error && inv.nvidia.error->code ? *inv.nvidia.error->code : -1;
@@ -243,7 +214,14 @@ Verdict diagnose(const Inventory& inv) {
         "Run `nvidia-smi` to see the same error; reinstall the driver if it persists.");
   }
 
-  // CUDA driver API failures, with the usual causes.
+  // CUDA driver API failures, with the usual causes. A stub libcuda is its own cause, whatever NVML says.
+  if (cuda_code == 34) {
+      blocked = true;
+      add("cuda-stub-library", "error",
+          "The libcuda.so.1 that loads is the CUDA toolkit's stub library, not the driver (error 34).",
+          fmt::format("Remove the toolkit's stubs folder from LD_LIBRARY_PATH{} so the driver's libcuda.so.1 is found.",
+                      inv.cuda.library_path ? " (it loaded " + *inv.cuda.library_path + ")" : ""));
+  }
   if (!blocked && has_nvidia && cuda_code >= 0) {
     const int c = cuda_code;
     if (c == 999 && !inv.nvidia.uvm_loaded) {
@@ -257,12 +235,6 @@ Verdict diagnose(const Inventory& inv) {
           fmt::format("Install nvidia-fabricmanager of exactly the driver's version ({}) and run `sudo systemctl enable --now "
                       "nvidia-fabricmanager`.",
                       inv.nvidia.driver_version.value_or("see nvidia-smi")));
-    } else if (c == 34) {
-      blocked = true;
-      add("cuda-stub-library", "error",
-          "The libcuda.so.1 that loads is the CUDA toolkit's stub library, not the driver (error 34).",
-          fmt::format("Remove the toolkit's stubs folder from LD_LIBRARY_PATH{} so the driver's libcuda.so.1 is found.",
-                      inv.cuda.library_path ? " (it loaded " + *inv.cuda.library_path + ")" : ""));
     } else if (c == 35) {
       blocked = true;
       add("driver-too-old", "error", "The NVIDIA driver is too old for this CUDA (error 35).",
@@ -399,6 +371,35 @@ Verdict diagnose(const Inventory& inv) {
         add("gpu-unsupported-by-torch", "error", "PyTorch warns: " + w.substr(0, 300),
             "Install a build that supports this GPU: " + torch_choice.command);
       }
+    }
+  }
+
+  // --- No NVIDIA GPU ---
+  if (nvidia.empty() && !blocked) {
+    if (others.empty()) {
+      add("no-gpu", "warning", "No GPU found on this machine: PyTorch will run on the CPU, fine for learning small models.",
+          free_gpu_steps());
+    } else {
+      for (const auto* g : others) {
+        std::string fix;
+        if (g->vendor == "amd") {
+          fix = inv.os.wsl ? "AMD GPUs under WSL: PyTorch's ROCm builds need native Linux; on Windows use "
+                             "torch-directml (pip install torch-directml), or a cloud GPU."
+                           : "On Linux, install PyTorch's ROCm build (pip install torch --index-url "
+                             "https://download.pytorch.org/whl/rocm6.4) if your card is on AMD's ROCm support list "
+                             "(Radeon RX 7900 series, Instinct); check with `rocminfo`.";
+        } else if (g->vendor == "intel") {
+          fix = "Intel GPUs run PyTorch through the XPU build: pip install torch --index-url "
+                "https://download.pytorch.org/whl/xpu (Arc and Data Center GPU Max; integrated graphics are slow for training).";
+        } else if (g->vendor == "apple") {
+          fix = "Apple GPUs work through PyTorch's MPS backend on macOS: torch.device(\"mps\").";
+        } else {
+          fix = "CUDA builds of PyTorch need an NVIDIA GPU; check the vendor's own PyTorch port.";
+        }
+        add("no-nvidia-gpu", "warning",
+            fmt::format("GPU {} ({}) is not an NVIDIA GPU: CUDA builds of PyTorch cannot use it.", g->index, g->name), fix);
+      }
+      add("no-gpu", "info", "No GPU that CUDA PyTorch can use.", free_gpu_steps());
     }
   }
 

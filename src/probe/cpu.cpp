@@ -31,10 +31,10 @@ std::optional<std::string> arm_core_name(std::string_view implementer, std::stri
     const char* name;
   };
   static constexpr Known known[] = {
-      {0x41, 0xd03, "Arm Cortex-A53"},   {0x41, 0xd08, "Arm Cortex-A72"},   {0x41, 0xd0b, "Arm Cortex-A76"},
-      {0x41, 0xd0c, "Arm Neoverse-N1"},  {0x41, 0xd40, "Arm Neoverse-V1"},  {0x41, 0xd49, "Arm Neoverse-N2"},
-      {0x41, 0xd4f, "Arm Neoverse-V2"},  {0x41, 0xd83, "Arm Neoverse-V3AE"}, {0x41, 0xd84, "Arm Neoverse-V3"},
-      {0x41, 0xd8e, "Arm Neoverse-N3"},  {0x41, 0xd42, "Arm Cortex-A78AE"}, {0x41, 0xd4b, "Arm Cortex-A78C"},
+      {0x41, 0xd03, "Cortex-A53"},   {0x41, 0xd08, "Cortex-A72"},   {0x41, 0xd0b, "Cortex-A76"},
+      {0x41, 0xd0c, "Neoverse-N1"},  {0x41, 0xd40, "Neoverse-V1"},  {0x41, 0xd49, "Neoverse-N2"},
+      {0x41, 0xd4f, "Neoverse-V2"},  {0x41, 0xd83, "Neoverse-V3AE"}, {0x41, 0xd84, "Neoverse-V3"},
+      {0x41, 0xd8e, "Neoverse-N3"},  {0x41, 0xd42, "Cortex-A78AE"}, {0x41, 0xd4b, "Cortex-A78C"},
       {0x61, 0x022, "Apple M1"},         {0x61, 0x023, "Apple M1"},         {0x4e, 0x004, "NVIDIA Carmel"},
       {0xc0, 0xac3, "Ampere-1"},         {0x48, 0xd01, "HiSilicon Kunpeng-920"},
   };
@@ -310,9 +310,13 @@ CpuInfo probe_cpu() {
   // Clocks: cpufreq (kHz) where the kernel exposes it; the "@ 2.20GHz" of the model name otherwise.
   const int first_cpu = usable.empty() ? 0 : usable.front();
   const std::string freq = fmt::format("/sys/devices/system/cpu/cpu{}/cpufreq/", first_cpu);
-  if (auto t = os::read_line(freq + "cpuinfo_max_freq")) {
-    if (auto v = text::parse_double(*t); v && *v > 0) cpu.max_mhz = *v / 1000.0;
-    else add_error(cpu, freq + "cpuinfo_max_freq", "not a frequency: '" + *t + "'");
+  // Hybrid and preferred-core CPUs boost some cores higher: the machine's maximum is the highest of any usable CPU.
+  for (int c : usable.empty() ? std::vector<int>{0} : usable) {
+    const std::string path = fmt::format("/sys/devices/system/cpu/cpu{}/cpufreq/cpuinfo_max_freq", c);
+    auto t = os::read_line(path);
+    if (!t) continue;
+    if (auto v = text::parse_double(*t); v && *v > 0) cpu.max_mhz = std::max(cpu.max_mhz.value_or(0), *v / 1000.0);
+    else add_error(cpu, path, "not a frequency: '" + *t + "'");
   }
   if (auto t = os::read_line(freq + "base_frequency")) {
     if (auto v = text::parse_double(*t); v && *v > 0) cpu.base_mhz = *v / 1000.0;

@@ -47,7 +47,9 @@ bool is_real_fs(const MountEntry& m) {
     return !m.fstype.starts_with("fuse.") || fuse_storage.count(m.fstype);
   }
   // A container's root is an overlay: that is the disk the user writes to.
-  if ((m.fstype == "overlay" || m.fstype == "aufs") && m.mount == "/") return true;
+  // A container's root is an overlay, and so are writable work areas (/kaggle/working): those are the disks
+  // the user writes to.
+  if (m.fstype == "overlay" || m.fstype == "aufs" || m.fstype == "fuse-overlayfs") return true;
   return false;
 }
 
@@ -66,7 +68,11 @@ std::vector<MountEntry> parse_mounts(std::string_view text, std::vector<ProbeErr
                                      std::nullopt});
       continue;
     }
-    out.push_back(MountEntry{unescape_mount_field(f[0]), unescape_mount_field(f[1]), std::string(f[2])});
+    bool read_only = false;
+    if (f.size() >= 4)
+      for (auto o : text::split(f[3], ','))
+        if (o == "ro") read_only = true;
+    out.push_back(MountEntry{unescape_mount_field(f[0]), unescape_mount_field(f[1]), std::string(f[2]), read_only});
   }
   return out;
 }
@@ -85,11 +91,16 @@ std::vector<MountEntry> real_filesystems(const std::vector<MountEntry>& mounts) 
     if (m.mount.starts_with("/etc/") || m.mount.starts_with("/dev/") || m.mount.starts_with("/proc/") ||
         m.mount.starts_with("/sys/") || m.mount.starts_with("/run/secrets"))
       continue;
-    if (m.mount.starts_with("/snap/") || m.mount.starts_with("/var/lib/docker/") ||
+    static constexpr std::string_view system_dirs[] = {"/boot", "/usr/", "/opt/bin/", "/bin/", "/sbin/", "/lib/", "/run/"};
+    bool system = false;
+    for (auto d : system_dirs) system = system || m.mount == d || m.mount.starts_with(std::string(d) + (d.ends_with('/') ? "" : "/"));
+    if (system || m.read_only) continue;
+    if (m.mount.starts_with("/mnt/wslg") ||  // WSLg's own plumbing, not a user disk
+        m.mount.starts_with("/snap/") || m.mount.starts_with("/var/lib/docker/") ||
         m.mount.starts_with("/var/lib/containers/") || m.mount.starts_with("/var/lib/kubelet/"))
       continue;
     const bool device_like = m.device.starts_with("/dev/");
-    if (device_like && m.fstype != "btrfs" && !seen_devices.insert(m.device).second) continue;
+    if (device_like && !seen_devices.insert(m.device).second) continue;
     out.push_back(m);
   }
   std::sort(out.begin(), out.end(), [](const MountEntry& a, const MountEntry& b) { return a.mount < b.mount; });

@@ -12,9 +12,13 @@ void probe_nvidia_module(NvidiaInfo& info) {
     // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  Tue Sep 23 ..." (or "Open Kernel Module").
     const auto first = text::split(*v, '\n')[0];
     const auto words = text::split_ws(first);
-    for (size_t i = 0; i + 1 < words.size(); ++i) {
-      if (words[i] == "Module" && Version::parse(words[i + 1])) {
-        info.kernel_module_version = std::string(words[i + 1]);
+    // The first dotted number after "Module" ("Open Kernel Module for x86_64  580.95.05").
+    bool after_module = false;
+    for (auto w : words) {
+      if (w == "Module") after_module = true;
+      const auto parsed = after_module ? Version::parse(w) : std::nullopt;
+      if (parsed && parsed->parts().size() >= 2 && parsed->suffix().empty()) {
+        info.kernel_module_version = std::string(w);
         break;
       }
     }

@@ -60,9 +60,29 @@ bool is_display_only_adapter(uint16_t vendor_id) {
     case 0x1af4:  // virtio-gpu
     case 0x1b36:  // Red Hat QXL
     case 0x80ee:  // VirtualBox
+    case 0x1d0f:  // Amazon EC2 (Nitro) VGA
       return true;
     default: return false;
   }
+}
+
+// Names from pci.ids; false when libpci reported an error (its handler jumped back here).
+bool lookup_names(pci_access* pacc, int vendor, int device, char* vendor_name, int vendor_size, char* device_name,
+                  int device_size) {
+  std::jmp_buf jump;
+  g_pci_jump = &jump;
+  if (setjmp(jump) != 0) {
+    g_pci_jump = nullptr;
+    return false;
+  }
+  const char* vn = pci_lookup_name(pacc, vendor_name, vendor_size, PCI_LOOKUP_VENDOR | PCI_LOOKUP_NO_NUMBERS, vendor);
+  if (!vn) vendor_name[0] = 0;
+  else if (vn != vendor_name) std::snprintf(vendor_name, static_cast<size_t>(vendor_size), "%s", vn);
+  const char* dn = pci_lookup_name(pacc, device_name, device_size, PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_NUMBERS, vendor, device);
+  if (!dn) device_name[0] = 0;
+  else if (dn != device_name) std::snprintf(device_name, static_cast<size_t>(device_size), "%s", dn);
+  g_pci_jump = nullptr;
+  return true;
 }
 
 std::optional<int> link_generation(std::string_view speed) {
@@ -94,71 +114,76 @@ std::string normalize_bus_id(std::string_view id) {
 
 std::vector<Gpu> probe_pci_gpus(std::vector<ProbeError>& errors) {
   std::vector<Gpu> gpus;
-  const std::string sysfs = os::sysroot() + "/sys/bus/pci";
   if (!os::is_directory("/sys/bus/pci/devices")) {
     errors.push_back(ProbeError{"pci", "/sys/bus/pci/devices", "not present (no PCI bus visible here)", std::nullopt});
     return gpus;
   }
+  // Enumeration reads sysfs directly (so one garbage file costs one device, not the scan); libpci answers
+  // the names from pci.ids.
   pci_access* pacc = pci_alloc();
-  if (!pacc) {
-    errors.push_back(ProbeError{"pci", "pci_alloc", "libpci could not allocate", std::nullopt});
-    return gpus;
-  }
-  pacc->error = pci_error_handler;
-  pacc->warning = pci_quiet;
-  pacc->debug = pci_quiet;
-  pacc->method = PCI_ACCESS_SYS_BUS_PCI;
-  std::string sysfs_param = sysfs;
-  pci_set_param(pacc, const_cast<char*>("sysfs.path"), sysfs_param.data());
-  // A recorded machine may carry its own pci.ids; otherwise the system's copy (Debian's pci.ids package).
-  std::string ids_path;
-  for (const char* candidate : {"/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids"}) {
-    if (!os::sysroot().empty() && os::exists(candidate)) {
-      ids_path = os::sysroot() + candidate;
-      break;
+  bool names_ok = pacc != nullptr;
+  if (pacc) {
+    pacc->error = pci_error_handler;
+    pacc->warning = pci_quiet;
+    pacc->debug = pci_quiet;
+    std::string ids_path;
+    for (const char* candidate : {"/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids"}) {
+      if (!os::sysroot().empty() && os::exists(candidate)) {
+        ids_path = os::sysroot() + candidate;
+        break;
+      }
     }
+    if (!ids_path.empty()) pci_set_name_list_path(pacc, ids_path.data(), 0);
   }
-  if (!ids_path.empty()) pci_set_name_list_path(pacc, ids_path.data(), 0);
-
-  std::jmp_buf jump;
-  g_pci_jump = &jump;
-  if (setjmp(jump) != 0) {
-    errors.push_back(ProbeError{"pci", "libpci", g_pci_message, std::nullopt});
-    g_pci_jump = nullptr;
-    // libpci's state after an error is undefined: leak it rather than free half-built lists.
-    return gpus;
-  }
-  pci_init(pacc);
-  pci_scan_bus(pacc);
-  for (pci_dev* dev = pacc->devices; dev; dev = dev->next) {
-    pci_fill_info(dev, PCI_FILL_IDENT | PCI_FILL_CLASS | PCI_FILL_SUBSYS);
-    const unsigned base_class = dev->device_class >> 8;
-    const bool display = base_class == 0x03;
-    const bool accelerator = dev->device_class == 0x1200 &&
-                             (dev->vendor_id == 0x10de || dev->vendor_id == 0x1002 || dev->vendor_id == 0x8086);
-    if (!display && !accelerator) continue;
-    if (dev->vendor_id == 0xffff || dev->vendor_id == 0) {
-      errors.push_back(ProbeError{"pci", fmt::format("{:04x}:{:02x}:{:02x}.{}", dev->domain, dev->bus, dev->dev, dev->func),
-                                  "unreadable vendor id", std::nullopt});
+  for (const auto& address : os::list_dir("/sys/bus/pci/devices")) {
+    const std::string dir = "/sys/bus/pci/devices/" + address;
+    auto hex = [&](const char* file) -> std::optional<unsigned long long> {
+      auto line = os::read_line(dir + "/" + file);
+      if (!line) return std::nullopt;
+      return text::parse_uint(*line, 16);
+    };
+    const auto device_class = hex("class");
+    if (!device_class) {
+      errors.push_back(ProbeError{"pci", dir + "/class", "missing or not a hex number", std::nullopt});
       continue;
     }
-    if (is_display_only_adapter(dev->vendor_id)) continue;
+    const unsigned cls = static_cast<unsigned>(*device_class >> 8);  // 0x030000 -> 0x0300
+    const auto vendor = hex("vendor");
+    const auto device = hex("device");
+    const bool display = (cls >> 8) == 0x03;
+    // Processing accelerators (class 0x12) include NPUs; only the GPU vendors' compute cards count.
+    const bool accelerator = cls == 0x1200 && vendor && (*vendor == 0x10de || *vendor == 0x1002);
+    if (!display && !accelerator) continue;
+    if (!vendor || !device || *vendor > 0xffff || *device > 0xffff || *vendor == 0xffff) {
+      errors.push_back(ProbeError{"pci", dir, "unreadable vendor or device id", std::nullopt});
+      continue;
+    }
+    if (is_display_only_adapter(static_cast<uint16_t>(*vendor))) continue;
 
     Gpu gpu;
-    gpu.pci_bus_id = fmt::format("{:04x}:{:02x}:{:02x}.{:x}", dev->domain, dev->bus, dev->dev, dev->func);
-    gpu.pci_vendor_id = dev->vendor_id;
-    gpu.pci_device_id = dev->device_id;
-    if (dev->subsys_vendor_id && dev->subsys_vendor_id != 0xffff) {
-      gpu.pci_subsystem_vendor_id = dev->subsys_vendor_id;
-      gpu.pci_subsystem_device_id = dev->subsys_id;
+    gpu.pci_bus_id = normalize_bus_id(address);
+    gpu.pci_vendor_id = static_cast<uint16_t>(*vendor);
+    gpu.pci_device_id = static_cast<uint16_t>(*device);
+    const auto sub_vendor = hex("subsystem_vendor"), sub_device = hex("subsystem_device");
+    if (sub_vendor && sub_device && *sub_vendor && *sub_vendor < 0xffff && *sub_device <= 0xffff) {
+      gpu.pci_subsystem_vendor_id = static_cast<uint16_t>(*sub_vendor);
+      gpu.pci_subsystem_device_id = static_cast<uint16_t>(*sub_device);
     }
+    const char* vn = nullptr;
+    const char* dn = nullptr;
     char vendor_name[256] = {0};
     char device_name[512] = {0};
-    const char* vn = pci_lookup_name(pacc, vendor_name, sizeof vendor_name, PCI_LOOKUP_VENDOR | PCI_LOOKUP_NO_NUMBERS,
-                                     dev->vendor_id);
-    const char* dn = pci_lookup_name(pacc, device_name, sizeof device_name, PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_NUMBERS,
-                                     dev->vendor_id, dev->device_id);
-    gpu.vendor = vendor_key(dev->vendor_id, vn ? vn : "");
+    if (names_ok) {
+      if (lookup_names(pacc, static_cast<int>(*vendor), static_cast<int>(*device), vendor_name, sizeof vendor_name,
+                       device_name, sizeof device_name)) {
+        vn = vendor_name[0] ? vendor_name : nullptr;
+        dn = device_name[0] ? device_name : nullptr;
+      } else {
+        errors.push_back(ProbeError{"pci", "pci.ids", g_pci_message, std::nullopt});
+        names_ok = false;  // libpci's state is undefined after an error: stop asking it
+      }
+    }
+    gpu.vendor = vendor_key(gpu.pci_vendor_id.value(), vn ? vn : "");
     if (dn) {
       gpu.pci_name = std::string(dn);
       // pci.ids writes "AD107M [GeForce RTX 4060 Max-Q / Mobile]": the bracket holds the marketing name.
@@ -168,29 +193,27 @@ std::vector<Gpu> probe_pci_gpus(std::vector<ProbeError>& errors) {
                      ? std::string(n.substr(open + 1, close - open - 1))
                      : std::string(n);
     } else {
-      gpu.name = fmt::format("{} device {:04x}:{:04x} (not in pci.ids: update it with `update-pciids`)",
-                             vn ? vn : "Unknown vendor", dev->vendor_id, dev->device_id);
+      gpu.name = fmt::format("{} device {:04x}:{:04x} (not in this pci.ids: `update-pciids` refreshes it)",
+                             vn ? vn : "Unknown vendor", *vendor, *device);
     }
-    const std::string dir = "/sys/bus/pci/devices/" + *gpu.pci_bus_id;
     if (auto link = os::read_link(dir + "/driver")) {
       const auto slash = link->rfind('/');
       gpu.kernel_driver = slash == std::string::npos ? *link : link->substr(slash + 1);
     }
-    if (auto s = os::read_line(dir + "/current_link_speed")) gpu.pcie_gen = link_generation(*s);
-    if (auto s = os::read_line(dir + "/max_link_speed")) gpu.pcie_gen_max = link_generation(*s);
-    if (auto s = os::read_line(dir + "/current_link_width")) {
-      if (auto v = text::parse_int(*s); v && *v > 0 && *v <= 32) gpu.pcie_width = static_cast<int>(*v);
+    if (auto sp = os::read_line(dir + "/current_link_speed")) gpu.pcie_gen = link_generation(*sp);
+    if (auto sp = os::read_line(dir + "/max_link_speed")) gpu.pcie_gen_max = link_generation(*sp);
+    if (auto sp = os::read_line(dir + "/current_link_width")) {
+      if (auto v = text::parse_int(*sp); v && *v > 0 && *v <= 32) gpu.pcie_width = static_cast<int>(*v);
     }
-    if (auto s = os::read_line(dir + "/max_link_width")) {
-      if (auto v = text::parse_int(*s); v && *v > 0 && *v <= 32) gpu.pcie_width_max = static_cast<int>(*v);
+    if (auto sp = os::read_line(dir + "/max_link_width")) {
+      if (auto v = text::parse_int(*sp); v && *v > 0 && *v <= 32) gpu.pcie_width_max = static_cast<int>(*v);
     }
     // Intel graphics on the root bus is the processor's integrated GPU.
-    gpu.integrated = dev->vendor_id == 0x8086 && dev->bus == 0;
+    gpu.integrated = *vendor == 0x8086 && gpu.pci_bus_id->substr(5, 2) == "00";
     gpu.sources.push_back("pci");
     gpus.push_back(std::move(gpu));
   }
-  g_pci_jump = nullptr;
-  pci_cleanup(pacc);
+  if (pacc && names_ok) pci_cleanup(pacc);
   std::sort(gpus.begin(), gpus.end(), [](const Gpu& a, const Gpu& b) { return a.pci_bus_id < b.pci_bus_id; });
   return gpus;
 }

@@ -50,7 +50,13 @@ Inventory collect(const Options& options) {
       const char* env = std::getenv("GPUSCOUT_PYTHON");
       exe = env && *env ? env : "python3";
     }
-    auto child = os::spawn({exe, "-c", std::string(python_probe_script())}, options.python_timeout);
+    auto python_timeout = options.python_timeout;
+    if (const char* t = std::getenv("GPUSCOUT_PYTHON_TIMEOUT")) {
+      char* end = nullptr;
+      const double seconds = std::strtod(t, &end);
+      if (end != t && seconds > 0 && seconds < 3600) python_timeout = std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+    }
+    auto child = os::spawn({exe, "-c", std::string(python_probe_script())}, python_timeout);
     if (child) python_child = std::move(*child);
     else inv.python.error = ProbeError{"python", exe, child.error().message, std::nullopt};
   }
@@ -117,7 +123,7 @@ Inventory collect(const Options& options) {
     if (r.timed_out) {
       inv.python.timed_out = true;
       inv.python.error = ProbeError{"python", "import torch",
-                                    fmt::format("no answer within {} s (import torch hung?)", options.python_timeout.count() / 1000),
+                                    "no answer within the time limit (import torch hung?)",
                                     std::nullopt};
     } else {
       parse_python_probe_output(r.out, inv.python, inv.torch);

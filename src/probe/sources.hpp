@@ -39,6 +39,7 @@ MemoryInfo probe_memory();
 // --- Disks (disks.cpp) ---
 struct MountEntry {
   std::string device, mount, fstype;
+  bool read_only = false;
 };
 std::vector<MountEntry> parse_mounts(std::string_view text, std::vector<ProbeError>* errors = nullptr);
 /// Real filesystems a user stores data on (like df without pseudo filesystems), one per device.

@@ -68,8 +68,16 @@ OsInfo probe_os(bool cpu_hypervisor_flag) {
              text::contains_icase(version, "microsoft") || os::exists("/proc/sys/fs/binfmt_misc/WSLInterop");
 
   // Containers: the runtimes' marker files, then the init process's cgroup path.
-  if (os::exists("/.dockerenv")) info.container = "docker";
-  else if (os::exists("/run/.containerenv")) info.container = "podman";
+  // A stale /.dockerenv survives in VM images built from containers: trust it only with an overlay root.
+  bool overlay_root = false;
+  if (auto mounts = os::read_file("/proc/self/mounts")) {
+    for (auto line : text::split(*mounts, '\n')) {
+      const auto f = text::split_ws(line);
+      if (f.size() >= 3 && f[1] == "/" && (f[2] == "overlay" || f[2] == "aufs" || f[2] == "fuse-overlayfs")) overlay_root = true;
+    }
+  }
+  if (os::exists("/run/.containerenv")) info.container = "podman";
+  else if (os::exists("/.dockerenv") && overlay_root) info.container = "docker";
   if (auto cg = os::read_file("/proc/1/cgroup")) {
     if (cg->find("kubepods") != std::string::npos) info.container = "kubernetes";
     else if (!info.container && cg->find("/docker") != std::string::npos) info.container = "docker";

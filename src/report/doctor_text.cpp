@@ -98,7 +98,8 @@ std::string render_inventory_text(const Inventory& inv, const TextStyle& style) 
     if (g.utilization_gpu_pct) live += fmt::format("{}{}% busy", live.empty() ? "" : ", ", *g.utilization_gpu_pct);
     if (g.pcie_gen && g.pcie_width)
       live += fmt::format("{}PCIe gen{} x{}", live.empty() ? "" : ", ", *g.pcie_gen, *g.pcie_width);
-    if (g.pcie_gen_max && g.pcie_width_max) live += fmt::format(" (max gen{} x{})", *g.pcie_gen_max, *g.pcie_width_max);
+    if (g.pcie_gen && g.pcie_width && g.pcie_gen_max && g.pcie_width_max)
+      live += fmt::format(" (max gen{} x{})", *g.pcie_gen_max, *g.pcie_width_max);
     if (!live.empty()) out += "      " + live + "\n";
     if (g.kernel_driver) out += fmt::format("      kernel driver {}\n", *g.kernel_driver);
     for (const auto& pr : g.processes)
