@@ -212,6 +212,7 @@ Json plan_json(const plan::FitPlan& p, const plan::ModelShape& shape) {
   j["total_bytes"] = e.per_gpu.total_bytes();
   j["all_gpus_bytes"] = e.all_gpus_bytes;
   j["weights_exact"] = e.weights_exact;
+  j["gathered_weights_bytes"] = e.gathered_weights_bytes;
   j["breakdown"] = breakdown_json(e.per_gpu);
   j["overhead"] = {{"cuda_context_bytes", e.per_gpu.cuda_context_bytes},
                    {"allocator_slack_bytes", e.per_gpu.allocator_slack_bytes}};
