@@ -1,0 +1,94 @@
+/* A fake libgpuscout-cuda.so for tests: one made-up GPU that answers instantly with plausible figures.
+ * Built four ways: ok, wrong_version (interface version 999), init_fails (init returns an error),
+ * not_a_plugin (exports nothing of the interface). */
+#include <stdio.h>
+#include <string.h>
+
+#include "gpuscout_cuda_plugin.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+#ifndef FAKE_KIND_not_a_plugin
+static const char* fake_version(void) { return "fake plugin"; }
+
+static int fake_init(int (*should_stop)(void), char* err, size_t err_len) {
+  (void)should_stop;
+#ifdef FAKE_KIND_init_fails
+  snprintf(err, err_len, "cudaGetDeviceCount: CUDA driver version is insufficient for CUDA runtime version");
+  return GPUSCOUT_FAILED;
+#else
+  (void)err;
+  (void)err_len;
+  return GPUSCOUT_OK;
+#endif
+}
+
+static int fake_count(void) { return 1; }
+
+static int fake_info(int device, gpuscout_device_info* out, char* err, size_t err_len) {
+  (void)device;
+  (void)err;
+  (void)err_len;
+  memset(out, 0, sizeof *out);
+  snprintf(out->name, sizeof out->name, "NVIDIA GeForce RTX 4090");
+  snprintf(out->pci_bus_id, sizeof out->pci_bus_id, "0000:01:00.0");
+  out->cc_major = 8;
+  out->cc_minor = 9;
+  out->sm_count = 128;
+  out->clock_sm_mhz_max = 2520;
+  out->memory_total_bytes = 25769803776ull;
+  out->memory_free_bytes = 24000000000ull;
+  out->l2_bytes = 75497472ull;
+  out->driver_version = 13000;
+  out->runtime_version = 13000;
+  out->cublas_version = 130100;
+  return GPUSCOUT_OK;
+}
+
+static void fill(const gpuscout_method* m, double seconds, double* first, int* n_samples, double* samples) {
+  int count = m->min_repeats < 1 ? 1 : m->min_repeats;
+  if (count > GPUSCOUT_PLUGIN_MAX_SAMPLES) count = GPUSCOUT_PLUGIN_MAX_SAMPLES;
+  *first = seconds * 50;
+  *n_samples = count;
+  for (int i = 0; i < count; ++i) samples[i] = seconds * (1.0 + 0.01 * i);
+}
+
+static int fake_gemm(int device, int dtype, int n, const gpuscout_method* m, gpuscout_gemm_result* out) {
+  (void)device;
+  memset(out, 0, sizeof *out);
+  out->n = n;
+  static const double tflops[] = {80, 160, 160, 160, 320};
+  if (dtype < 0 || dtype > 4) return out->status = GPUSCOUT_FAILED;
+  fill(m, 2.0 * n * (double)n * n / (tflops[dtype] * 1e12), &out->first_call_s, &out->n_samples, out->samples_s);
+  out->rel_error = dtype == GPUSCOUT_DTYPE_FP32 ? 1e-7 : 1e-3;
+  out->checked = 64;
+  return out->status = GPUSCOUT_OK;
+}
+
+static int fake_copy(int device, int kind, uint64_t size, const gpuscout_method* m, gpuscout_copy_result* out) {
+  (void)device;
+  memset(out, 0, sizeof *out);
+  out->size_bytes = size;
+  const double gbs = kind == GPUSCOUT_COPY_D2D ? 900.0 : (kind % 2 ? 25.0 : 12.0);
+  fill(m, (double)size * (kind == GPUSCOUT_COPY_D2D ? 2.0 : 1.0) / (gbs * 1e9), &out->first_call_s, &out->n_samples,
+       out->samples_s);
+  out->verified = 1;
+  return out->status = GPUSCOUT_OK;
+}
+
+static void fake_shutdown(void) {}
+
+static const gpuscout_cuda_plugin_v1 table = {GPUSCOUT_CUDA_PLUGIN_ABI, sizeof(gpuscout_cuda_plugin_v1), fake_version,
+                                              fake_init, fake_count, fake_info, fake_gemm, fake_copy, fake_shutdown};
+
+EXPORT uint32_t gpuscout_cuda_plugin_abi(void) {
+#ifdef FAKE_KIND_wrong_version
+  return 999u;
+#else
+  return GPUSCOUT_CUDA_PLUGIN_ABI;
+#endif
+}
+EXPORT const gpuscout_cuda_plugin_v1* gpuscout_cuda_plugin_get(void) { return &table; }
+#else
+EXPORT int not_a_plugin_symbol(void) { return 0; }
+#endif

@@ -1,0 +1,252 @@
+// Pure parts of the bench module plus small real runs (correctness, not speed).
+#include <gtest/gtest.h>
+
+#include "bench/cpu_gemm.hpp"
+#include "bench/cpu_info.hpp"
+#include "bench/cpu_memory.hpp"
+#include "bench/cpu_peak.hpp"
+#include "bench/dtype.hpp"
+#include "bench/gpu_bench.hpp"
+#include "bench/harness.hpp"
+#include "bench/nvml_sampler.hpp"
+#include "bench/report.hpp"
+#include "bench/run.hpp"
+#include "core/error.hpp"
+
+using namespace gpuscout;
+using namespace gpuscout::bench;
+
+TEST(BenchHarness, SummarizeOddEvenEmpty) {
+  const std::vector<double> odd{3, 1, 2};
+  auto s = summarize(odd);
+  EXPECT_DOUBLE_EQ(s.median_s, 2);
+  EXPECT_DOUBLE_EQ(s.min_s, 1);
+  EXPECT_DOUBLE_EQ(s.max_s, 3);
+  EXPECT_DOUBLE_EQ(s.spread_pct, 100);
+  const std::vector<double> even{4, 1, 2, 3};
+  EXPECT_DOUBLE_EQ(summarize(even).median_s, 2.5);
+  EXPECT_DOUBLE_EQ(summarize(std::vector<double>{}).median_s, 0);
+}
+
+TEST(BenchHarness, MeasureHonoursWarmupAndRepeats) {
+  int calls = 0;
+  auto m = measure([&] { ++calls; }, Method{2, 5, 7, 0.0});
+  EXPECT_EQ(m.warmups, 2);
+  EXPECT_EQ(m.samples_s.size(), 5u);
+  EXPECT_EQ(calls, 7);
+  auto capped = measure([] {}, Method{0, 1, 3, 1e9});  // budget never reached: max_repeats stops it
+  EXPECT_EQ(capped.samples_s.size(), 3u);
+}
+
+TEST(BenchHarness, StopFlagInterrupts) {
+  stop_flag().store(true);
+  EXPECT_THROW(measure([] {}, Method{}), Interrupted);
+  stop_flag().store(false);
+}
+
+TEST(BenchHarness, RandomDataIsNeitherZeroNorConstant) {
+  std::vector<float> v(1000);
+  fill_random(v, 42);
+  int zeros = 0;
+  float lo = 1, hi = -1;
+  for (float x : v) {
+    zeros += x == 0.0f;
+    lo = std::min(lo, x);
+    hi = std::max(hi, x);
+  }
+  EXPECT_EQ(zeros, 0);
+  EXPECT_LT(lo, -0.9f);
+  EXPECT_GT(hi, 0.9f);
+  EXPECT_GE(lo, -1.0f);
+  EXPECT_LT(hi, 1.0f);
+}
+
+TEST(BenchDtype, ParseAndErrors) {
+  EXPECT_EQ(parse_dtype("BF16"), Dtype::bf16);
+  EXPECT_EQ(parse_dtype("float32"), Dtype::fp32);
+  EXPECT_FALSE(parse_dtype("int4"));
+  auto list = parse_dtype_list("fp32, bf16,fp32");
+  ASSERT_EQ(list.size(), 2u);
+  EXPECT_THROW(parse_dtype_list("fp32,int4"), UsageError);
+  EXPECT_THROW(parse_dtype_list(","), UsageError);
+  EXPECT_LT(rel_error_bound(Dtype::fp32), rel_error_bound(Dtype::tf32));
+  EXPECT_LT(rel_error_bound(Dtype::tf32), rel_error_bound(Dtype::bf16));
+}
+
+TEST(BenchRun, ParseSizeRejectsBadInput) {
+  EXPECT_EQ(parse_size("4096"), 4096);
+  EXPECT_THROW(parse_size("0"), UsageError);
+  EXPECT_THROW(parse_size("-5"), UsageError);
+  EXPECT_THROW(parse_size("abc"), UsageError);
+  EXPECT_THROW(parse_size("99999999999"), UsageError);
+  EXPECT_THROW(parse_size(std::to_string(kMaxSize + 1)), UsageError);
+  BenchOptions o;
+  EXPECT_THROW(apply_device("tpu", o), UsageError);
+  apply_device("cpu", o);
+  EXPECT_TRUE(o.run_cpu);
+  EXPECT_FALSE(o.run_gpu);
+}
+
+TEST(BenchRun, LaddersIncludeTheClassicSize) {
+  BenchOptions o;
+  auto cpu = cpu_gemm_sizes(o, Dtype::fp32);
+  EXPECT_NE(std::find(cpu.begin(), cpu.end(), 5000), cpu.end());
+  auto gpu = gpu_gemm_sizes(o, Dtype::bf16);
+  EXPECT_NE(std::find(gpu.begin(), gpu.end(), 5000), gpu.end());
+  o.size = 300;
+  EXPECT_EQ(cpu_gemm_sizes(o, Dtype::fp64), std::vector<int>{300});
+}
+
+TEST(BenchCpuInfo, Parsers) {
+  const std::string cpuinfo = "processor\t: 0\nmodel name\t: AMD EPYC 9R45\ncpu MHz\t\t: 2600.000\n\n"
+                              "processor\t: 1\nmodel name\t: AMD EPYC 9R45\ncpu MHz\t\t: 3300.5\n";
+  EXPECT_EQ(parse_model_name(cpuinfo), "AMD EPYC 9R45");
+  EXPECT_DOUBLE_EQ(*parse_max_cpuinfo_mhz(cpuinfo), 3300.5);
+  EXPECT_EQ(parse_cache_size("32768K"), 32768ull * 1024);
+  EXPECT_EQ(parse_cache_size("2M"), 2ull << 20);
+  EXPECT_FALSE(parse_cache_size("lots"));
+  EXPECT_EQ(count_physical_cores({{"0", "0"}, {"0", "0"}, {"0", "1"}, {"1", "0"}}), 3);
+}
+
+TEST(BenchCpuInfo, IsasNeedOsSupport) {
+  CpuidBits b;
+  b.sse2 = b.avx = b.fma = b.avx2 = b.avx512f = true;
+  b.osxsave = true;
+  b.xcr0 = 0x7;  // OS saves AVX but not AVX-512 state
+  auto isas = usable_isas(b);
+  EXPECT_NE(std::find(isas.begin(), isas.end(), Isa::avx2_fma), isas.end());
+  EXPECT_EQ(std::find(isas.begin(), isas.end(), Isa::avx512f), isas.end());
+  b.xcr0 = 0xE7;
+  isas = usable_isas(b);
+  EXPECT_NE(std::find(isas.begin(), isas.end(), Isa::avx512f), isas.end());
+  b.osxsave = false;
+  isas = usable_isas(b);
+  EXPECT_EQ(std::find(isas.begin(), isas.end(), Isa::avx2_fma), isas.end());
+}
+
+TEST(BenchPeak, KernelsCountTheirFlopsAndRunHere) {
+  const auto facts = read_cpu_facts();
+  for (Isa isa : facts.isas) {
+    double sink = 0;
+    const uint64_t flops = fma_kernel(isa, Precision::fp32, 1000, &sink);
+    EXPECT_EQ(flops, 1000ull * 12 * 2 * (isa == Isa::scalar ? 1 : isa_bits(isa) / 32)) << isa_name(isa);
+    EXPECT_TRUE(std::isfinite(sink));
+  }
+  auto p = measure_peak(facts, Precision::fp64, 1, Method{0, 1, 1, 0}, 0.002);
+  EXPECT_GT(p.all_cores_gflops, 0);
+  EXPECT_EQ(flops_per_cycle(Isa::avx2_fma, Precision::fp32), 32);
+}
+
+TEST(BenchCpuGemm, SmallGemmsAreCorrect) {
+  const auto blas = blas_info();
+  set_blas_threads(2);
+  for (Dtype d : {Dtype::fp32, Dtype::fp64, Dtype::bf16}) {
+    if (!cpu_gemm_supports(d, blas)) continue;
+    auto r = run_cpu_gemm(d, 96, Method{1, 2, 2, 0});
+    EXPECT_TRUE(r.ok) << dtype_name(d) << " rel_error " << r.rel_error;
+    EXPECT_GT(r.gflops, 0);
+    EXPECT_EQ(r.checked, 64);
+  }
+  EXPECT_EQ(bf16_to_float(float_to_bf16(1.0f)), 1.0f);
+  EXPECT_EQ(float_to_bf16(1.00390625f), float_to_bf16(1.0f));  // halfway rounds to even
+}
+
+TEST(BenchMemory, SmallRunVerifies) {
+  auto r = run_memory(4 << 20, 2, Method{0, 2, 2, 0});
+  EXPECT_TRUE(r.verified);
+  EXPECT_GT(r.copy_gbs, 0);
+  EXPECT_GT(r.triad_gbs, 0);
+  EXPECT_EQ(memory_array_bytes(32 << 20, 64 << 20, 0), 128ull << 20);
+  EXPECT_EQ(memory_array_bytes(32 << 20, 64 << 20, 512ull << 20), 64ull << 20);  // capped at available / 8
+}
+
+TEST(BenchGpu, PcieAndThrottleHelpers) {
+  EXPECT_NEAR(*pcie_gbs(4, 16), 31.5, 0.1);
+  EXPECT_NEAR(*pcie_gbs(3, 4), 3.94, 0.01);
+  EXPECT_FALSE(pcie_gbs(0, 16));
+  auto names = throttle_reason_names(0x4 | 0x40);
+  ASSERT_EQ(names.size(), 2u);
+  EXPECT_EQ(names[0], "sw_power_cap");
+}
+
+TEST(BenchGpu, InterpretSetsPeaksEfficiencyAndPcieVerdict) {
+  GpuSpec spec;
+  spec.name = "GeForce RTX 4090";
+  spec.bf16_tflops = 165.15;
+  spec.sms = 128;
+  spec.boost_clock_mhz = 2520;
+  GpuResult gpu;
+  gpu.sm_count = 128;
+  gpu.clock_sm_mhz_max = 2520;
+  GpuGemmRecord g;
+  g.dtype = Dtype::bf16;
+  g.tflops = 150;
+  g.sm_clock_mhz_median = 1260;  // half clock: computed peak halves
+  gpu.gemm.push_back(g);
+  gpu.telemetry.pcie_gen_under_load = 4;
+  gpu.telemetry.pcie_width_under_load = 4;
+  gpu.telemetry.pcie_gen_max = 4;
+  gpu.telemetry.pcie_width_max = 16;
+  gpu.telemetry.throttle_reasons = 0x1 | 0x4;
+  interpret_gpu(gpu, spec);
+  EXPECT_NEAR(*gpu.gemm[0].efficiency, 150 / 165.15, 1e-9);
+  EXPECT_NEAR(*gpu.gemm[0].peak_computed_tflops, 165.15 / 2, 1e-6);
+  EXPECT_TRUE(gpu.pcie_below_max);
+  EXPECT_TRUE(gpu.throttled);
+  EXPECT_FALSE(gpu.notes.empty());
+}
+
+TEST(BenchGpu, CatalogueLookupIsTolerant) {
+  auto h200 = find_gpu_spec("NVIDIA H200");
+  if (!h200) GTEST_SKIP() << "data/gpus.csv has no H200 row (table being written)";
+  EXPECT_TRUE(h200->bf16_tflops.has_value());
+  auto laptop = find_gpu_spec("NVIDIA GeForce RTX 4090 Laptop GPU");
+  if (laptop) EXPECT_NE(laptop->name.find("Laptop"), std::string::npos);
+  EXPECT_FALSE(find_gpu_spec("Definitely Not A GPU 9000"));
+}
+
+TEST(BenchReport, SpeedupJsonAndCompare) {
+  BenchResult r;
+  CpuResult cpu;
+  CpuGemmRecord rec;
+  rec.run.dtype = Dtype::fp32;
+  rec.run.n = 5000;
+  rec.run.gflops = 200;
+  rec.run.ok = true;
+  cpu.gemm.push_back(rec);
+  r.cpu = cpu;
+  GpuResult gpu;
+  GpuGemmRecord g;
+  g.dtype = Dtype::bf16;
+  g.n = 5000;
+  g.tflops = 200;
+  g.ok = true;
+  gpu.gemm.push_back(g);
+  r.gpus.push_back(gpu);
+  r.speedup = compute_speedup(r);
+  ASSERT_TRUE(r.speedup.bf16_speedup);
+  EXPECT_NEAR(*r.speedup.bf16_speedup, 1000, 1e-6);
+  EXPECT_NEAR(*r.speedup.eight_hours_minutes, 0.48, 1e-9);
+  EXPECT_FALSE(r.speedup.fp32_speedup);
+  const auto j = to_json(r);
+  for (const char* key : {"schema", "cpu", "gpus", "speedup", "notes"}) EXPECT_TRUE(j.contains(key)) << key;
+  for (const char* key : {"threads", "peak_gflops", "gemm", "memory_gbs"}) EXPECT_TRUE(j["cpu"].contains(key)) << key;
+  EXPECT_EQ(j["cpu"]["gemm"][0]["dtype"], "fp32");
+  for (const char* key : {"gflops", "seconds_median", "rel_error", "n"}) EXPECT_TRUE(j["cpu"]["gemm"][0].contains(key));
+  for (const char* key : {"index", "name", "gemm", "copy_gbs", "h2d_gbs", "d2h_gbs", "throttled"})
+    EXPECT_TRUE(j["gpus"][0].contains(key)) << key;
+  EXPECT_TRUE(j["gpus"][0]["h2d_gbs"].contains("pinned"));
+  const nlohmann::json a = nlohmann::json::parse(j.dump());
+  nlohmann::json b = a;
+  b["cpu"]["gemm"][0]["gflops"] = 400.0;
+  const auto c = compare_json(a, b, "a.json", "b.json");
+  bool found = false;
+  for (const auto& row : c["rows"])
+    if (row["label"] == "CPU GEMM fp32 n=5000") {
+      found = true;
+      EXPECT_DOUBLE_EQ(row["ratio_b_over_a"].get<double>(), 2.0);
+    }
+  EXPECT_TRUE(found);
+  EXPECT_NE(render_compare(c).find("2.00 x"), std::string::npos);
+  EXPECT_NE(render_text(r).find("at bf16 the GPU does 1000 x"), std::string::npos) << render_text(r);
+}
