@@ -1,13 +1,176 @@
-// Placeholder: replaced by the advise command's implementation (issue tracker). Registers the name only.
+// advise: which GPU to buy (or whether to rent), from the dated catalogue, a budget, a goal and this machine.
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "advise/advise.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
+#include "core/units.hpp"
+#include "inventory/json.hpp"
+#include "plan/catalogue.hpp"
+#include "plan/estimate.hpp"
+#include "probe/probe.hpp"
 
 namespace gpuscout::cli {
+namespace {
+
+struct AdviseOptions {
+  std::string budget, goal = "learn", need_vram, model, mode = "infer", prices, from;
+  double hours_per_week = -1;
+  double tariff = 0.15;
+  size_t top = 5;
+  bool json = false;
+  bool no_probe = false;
+};
+
+template <typename T>
+T usage(Result<T> r) {
+  if (!r) throw UsageError(r.error().message);
+  return std::move(*r);
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError(fmt::format("--prices {}: cannot open the file", path));
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+Json advice_json(const advise::Advice& a) {
+  Json j;
+  j["catalogue_date"] = a.catalogue_date;
+  j["rates_date"] = a.rates_date;
+  j["prices_date"] = a.prices_date;
+  j["goal"] = std::string(advise::name(a.goal));
+  j["need_bytes"] = a.need_bytes;
+  j["need_basis"] = a.need_basis;
+  j["budget_usd"] = a.budget_usd ? Json(*a.budget_usd) : Json(nullptr);
+  Json recs = Json::array();
+  for (const auto& r : a.recommendations) {
+    Json x;
+    x["name"] = r.gpu->name;
+    x["memory_total_bytes"] = r.gpu->memory_bytes.value_or(0);
+    x["price_usd"] = r.price_usd;
+    x["price_basis"] = r.price_basis;
+    x["metric"] = r.metric;
+    x["metric_name"] = r.metric_name;
+    x["score"] = r.score;
+    x["reasons"] = r.reasons;
+    recs.push_back(x);
+  }
+  j["recommendations"] = recs;
+  Json rent = Json::array();
+  for (const auto& r : a.rent) rent.push_back(Json{{"platform", r.platform}, {"offer", r.offer}, {"gpu", r.gpu},
+                                                   {"usd_per_hour", r.usd_per_hour}});
+  j["rent"] = rent;
+  j["break_even_months"] = a.break_even_months ? Json(*a.break_even_months) : Json(nullptr);
+  j["break_even"] = a.break_even_text;
+  j["notes"] = a.notes;
+  j["warnings"] = a.warnings;
+  return j;
+}
+
+std::string advice_text(const advise::Advice& a, const std::string& budget_text) {
+  std::string s;
+  s += fmt::format("GPU advice for goal '{}' (catalogue {}, rental prices {}, exchange rates {})\n",
+                   advise::name(a.goal), a.catalogue_date, a.prices_date, a.rates_date);
+  s += fmt::format("Memory need: {} ({})\n", units::format_bytes(a.need_bytes), a.need_basis);
+  s += a.budget_usd ? fmt::format("Budget: {} = ${:.0f}\n", budget_text, *a.budget_usd)
+                    : std::string("Budget: none given (ranking every priced GPU; --budget AMOUNT[CUR])\n");
+  s += "\nBuy, best value first:\n";
+  int i = 0;
+  for (const auto& r : a.recommendations) {
+    s += fmt::format("  {}. {}  {}  ${:.0f}  score {:.1f}\n", ++i, r.gpu->name,
+                     units::format_bytes(r.gpu->memory_bytes.value_or(0)), r.price_usd, r.score);
+    for (const auto& why : r.reasons) s += fmt::format("       - {}\n", why);
+  }
+  if (a.recommendations.empty()) s += "  (none)\n";
+  s += "\nRent instead (cheapest first, per GPU-hour):\n";
+  for (const auto& r : a.rent) s += fmt::format("  ${:.2f}/h  {}  {}\n", r.usd_per_hour, r.platform, r.offer);
+  if (a.rent.empty()) s += "  (no rental on file with enough memory)\n";
+  if (!a.break_even_text.empty()) s += "\nBuy or rent: " + a.break_even_text + "\n";
+  if (!a.notes.empty()) {
+    s += "\nNotes:\n";
+    for (const auto& n : a.notes) s += "  - " + n + "\n";
+  }
+  if (!a.warnings.empty()) {
+    s += "\nTraps:\n";
+    for (const auto& w : a.warnings) s += "  - " + w + "\n";
+  }
+  return s;
+}
+
+}  // namespace
+
 void add_advise_command(CLI::App& app, GlobalOptions& global) {
-  auto* sub = app.add_subcommand("advise", "(not built yet)");
-  sub->callback([&global] {
-    global.exit_code = 2;
-    throw UsageError("'advise' is not available in this build yet");
+  auto* sub = app.add_subcommand("advise", "Which GPU to buy for deep learning, or whether to rent or use a free tier");
+  auto o = std::make_shared<AdviseOptions>();
+  sub->add_option("--budget", o->budget, "Most you will spend: 1500, 1500USD, 7000CNY, 900EUR");
+  sub->add_option("--goal", o->goal, "learn | build | research | llm (default learn)");
+  sub->add_option("--need-vram", o->need_vram, "GPU memory you need (24G); overrides the goal's default");
+  sub->add_option("--model", o->model, "A model from the fit catalogue; its memory need sets --need-vram");
+  sub->add_option("--mode", o->mode, "With --model: infer | train | lora | qlora (default infer)");
+  sub->add_option("--hours-per-week", o->hours_per_week, "GPU hours per week, for buy-vs-rent (default 10)");
+  sub->add_option("--tariff", o->tariff, "Electricity price in USD per kWh (default 0.15)");
+  sub->add_option("--prices", o->prices, "CSV with columns name,price[,currency]: your shop's prices");
+  sub->add_option("--top", o->top, "How many GPUs to list (default 5)");
+  sub->add_option("--from", o->from, "Read a saved `gpuscout info --json` instead of probing this machine");
+  sub->add_flag("--no-probe", o->no_probe, "Do not look at this machine");
+  sub->add_flag("--json", o->json, "Print JSON");
+  sub->callback([o, &global] {
+    const auto rates = usage(advise::load_rates());
+    advise::Request req;
+    req.goal = usage(advise::parse_goal(o->goal));
+    if (!o->budget.empty()) {
+      const auto money = usage(advise::parse_money(o->budget, rates));
+      req.budget_usd = usage(advise::to_usd(money, rates));
+    }
+    if (o->hours_per_week >= 0) {
+      if (o->hours_per_week <= 0 || o->hours_per_week > 168)
+        throw UsageError(fmt::format("--hours-per-week {} must be above 0 and at most 168", o->hours_per_week));
+      req.hours_per_week = o->hours_per_week;
+      req.hours_given = true;
+    }
+    if (o->tariff < 0) throw UsageError("--tariff must not be negative");
+    req.tariff_usd_per_kwh = o->tariff;
+    req.top = o->top;
+    if (!o->need_vram.empty()) {
+      auto b = units::parse_bytes(o->need_vram);
+      if (!b) throw UsageError("--need-vram: " + b.error().message);
+      req.need_bytes = *b;
+      req.need_basis = "--need-vram " + o->need_vram;
+    } else if (!o->model.empty()) {
+      const auto entry = usage(plan::find_model(o->model));
+      plan::Workload w;
+      w.mode = usage(plan::parse_mode(o->mode));
+      const auto est = usage(plan::estimate(entry.shape, w));
+      req.need_bytes = est.per_gpu.total_bytes();
+      req.need_basis = fmt::format("{} {} on one GPU (fit estimator)", entry.name, plan::name(w.mode));
+    }
+    if (!o->prices.empty()) req.prices_usd = usage(advise::parse_prices(read_file(o->prices), o->prices, rates));
+    auto offers = usage(advise::load_offers());
+
+    std::optional<Inventory> inv;
+    if (!o->from.empty()) {
+      auto r = load_inventory_file(o->from);
+      if (!r) throw UsageError(r.error().message);
+      inv = std::move(*r);
+    } else if (!o->no_probe) {
+      probe::Options options;
+      options.python = false;
+      inv = probe::collect(options);
+    }
+    auto advice = advise::advise(req, catalog::gpus(), offers, inv ? &*inv : nullptr);
+    advice.rates_date = rates.date;
+    const std::string out = o->json ? advice_json(advice).dump(2) + "\n" : advice_text(advice, o->budget);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fflush(stdout);
+    global.exit_code = 0;
   });
 }
+
 }  // namespace gpuscout::cli
