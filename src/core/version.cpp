@@ -26,6 +26,9 @@ std::optional<Version> Version::parse(std::string_view text) {
   size_t end = text.size();
   while (end > i && std::isspace(static_cast<unsigned char>(text[end - 1]))) --end;
   v.suffix_ = std::string(text.substr(i, end - i));
+  size_t begin = 0;
+  while (begin < end && std::isspace(static_cast<unsigned char>(text[begin]))) ++begin;
+  v.text_ = std::string(text.substr(begin, end - begin));
   return v;
 }
 
@@ -38,6 +41,7 @@ Version Version::from_cuda_int(int value) {
 std::string Version::major_minor() const { return std::to_string(major()) + "." + std::to_string(minor()); }
 
 std::string Version::str() const {
+  if (!text_.empty()) return text_;
   std::string out;
   for (size_t i = 0; i < parts_.size(); ++i) {
     if (i) out += '.';

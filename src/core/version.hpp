@@ -20,6 +20,7 @@ class Version {
   const std::string& suffix() const { return suffix_; }
   /// "12.8" for a version 12.8.1.
   std::string major_minor() const;
+  /// The version as it was written ("580.95.05"), or rebuilt from its parts.
   std::string str() const;
 
   /// Compares numerically part by part, missing parts counting as 0; the suffix is ignored.
@@ -33,6 +34,7 @@ class Version {
  private:
   std::vector<int> parts_;
   std::string suffix_;
+  std::string text_;  ///< as written ("580.95.05" keeps its leading zero)
 };
 
 }  // namespace gpuscout

@@ -115,6 +115,14 @@ TorchChoice choose_torch(const Inventory& inv) {
         }
       }
     }
+    if (!chosen && driver) {
+      // CUDA minor-version compatibility: a 12.x wheel runs on any driver of the 12.x family floor (525+).
+      for (const auto* b : fits) {
+        for (const auto& row : catalog::cuda_drivers())
+          if (row.cuda == *b->cuda && row.family_min_driver && *driver >= *row.family_min_driver) chosen = b;
+        if (chosen) break;
+      }
+    }
     if (!chosen) {
       chosen = fits.front();
       if (const auto need = catalog::min_driver_for_cuda(*chosen->cuda)) choice.driver_needed = need->str();
