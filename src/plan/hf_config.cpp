@@ -17,6 +17,13 @@ namespace {
 
 using nlohmann::json;
 
+/// A value as it appears in the file, shortened for a message.
+std::string shown(const json& v) {
+  std::string text = v.dump(-1, ' ', false, json::error_handler_t::replace);
+  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  return text;
+}
+
 /// Reads positive integers from a config, recording missing and bad fields.
 class Fields {
  public:
@@ -32,7 +39,7 @@ class Fields {
         const double v = it->get<double>();
         if (v >= 1 && v < 1e15 && std::floor(v) == v) return static_cast<uint64_t>(v);
       }
-      bad_.push_back(fmt::format("{} must be a positive whole number (got {})", name, it->dump()));
+      bad_.push_back(fmt::format("{} must be a positive whole number (got {})", name, shown(*it)));
       return std::nullopt;
     }
     if (required) missing_.emplace_back(*names.begin());
@@ -42,7 +49,7 @@ class Fields {
     const auto it = config_.find(name);
     if (it == config_.end() || it->is_null()) return std::nullopt;
     if (it->is_boolean()) return it->get<bool>();
-    bad_.push_back(fmt::format("{} must be true or false (got {})", name, it->dump()));
+    bad_.push_back(fmt::format("{} must be true or false (got {})", name, shown(*it)));
     return std::nullopt;
   }
   std::optional<double> number(const char* name) {
@@ -72,19 +79,34 @@ std::optional<std::string> normalise_dtype(std::string_view torch_dtype) {
   return std::nullopt;
 }
 
+bool bool_field(const json& o, const char* key) {
+  const auto it = o.find(key);
+  return it != o.end() && it->is_boolean() && it->get<bool>();
+}
+std::string string_field(const json& o, const char* key) {
+  const auto it = o.find(key);
+  return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+std::optional<double> number_field(const json& o, const char* key) {
+  const auto it = o.find(key);
+  if (it == o.end() || !it->is_number()) return std::nullopt;
+  return it->get<double>();
+}
+
 std::optional<Quantization> read_quantization(const json& config, std::vector<std::string>& warnings,
                                               std::string_view source) {
   const auto it = config.find("quantization_config");
   if (it == config.end() || !it->is_object()) return std::nullopt;
   const json& q = *it;
-  const std::string method = q.value("quant_method", std::string(q.contains("load_in_4bit") ? "bitsandbytes" : ""));
+  std::string method = string_field(q, "quant_method");
+  if (method.empty() && (q.contains("load_in_4bit") || q.contains("load_in_8bit"))) method = "bitsandbytes";
   Quantization out;
   out.method = method;
   if (method == "bitsandbytes") {
-    if (q.value("load_in_4bit", false)) out.format = "nf4";  // fp4 has the same footprint
-    else if (q.value("load_in_8bit", false)) out.format = "int8";
+    if (bool_field(q, "load_in_4bit")) out.format = "nf4";  // fp4 has the same footprint
+    else if (bool_field(q, "load_in_8bit")) out.format = "int8";
   } else if (method == "gptq" || method == "awq" || method == "aqlm" || method == "hqq" || method == "eetq") {
-    const int bits = q.value("bits", q.value("w_bit", 4));
+    const double bits = number_field(q, "bits").value_or(number_field(q, "w_bit").value_or(4));
     out.format = bits <= 4 ? "int4" : "int8";
   } else if (method == "fp8" || method == "fbgemm_fp8") {
     out.format = "fp8";
@@ -163,6 +185,10 @@ bool apply_family(ModelShape& s, const std::string& type, Fields& f) {
 
 }  // namespace
 
+namespace {
+Result<ConfigRead> read_config(const json& config, std::string_view source);
+}  // namespace
+
 TextPosition position_of(std::string_view text, size_t byte_offset) {
   TextPosition p;
   const size_t end = std::min(byte_offset, text.size());
@@ -178,6 +204,15 @@ TextPosition position_of(std::string_view text, size_t byte_offset) {
 }
 
 Result<ConfigRead> shape_from_config(const json& config, std::string_view source) {
+  try {
+    return read_config(config, source);
+  } catch (const json::exception& e) {
+    return fail(fmt::format("{}: unexpected value in the config: {}", source, e.what()));
+  }
+}
+
+namespace {
+Result<ConfigRead> read_config(const json& config, std::string_view source) {
   if (!config.is_object()) return fail(fmt::format("{}: a config.json must be a JSON object", source));
   ConfigRead out;
   ModelShape& s = out.shape;
@@ -287,6 +322,7 @@ Result<ConfigRead> shape_from_config(const json& config, std::string_view source
   else if (auto d2 = f.string("dtype"); d2) s.torch_dtype = normalise_dtype(*d2);
   return out;
 }
+}  // namespace
 
 Result<ConfigRead> parse_hf_config(std::string_view text, std::string_view source) {
   json config;
@@ -299,6 +335,11 @@ Result<ConfigRead> parse_hf_config(std::string_view text, std::string_view sourc
     if (const auto colon = reason.find(": ", reason.find("parse error")); colon != std::string::npos)
       reason = reason.substr(colon + 2);
     return fail(fmt::format("{}:{}:{}: not valid JSON: {}", source, at.line, at.column, reason));
+  } catch (const json::exception& e) {
+    // Numbers out of range ("1e605") are reported without a position.
+    std::string reason = e.what();
+    if (const auto bracket = reason.find("] "); bracket != std::string::npos) reason = reason.substr(bracket + 2);
+    return fail(fmt::format("{}: not valid JSON: {}", source, reason));
   }
   return shape_from_config(config, source);
 }

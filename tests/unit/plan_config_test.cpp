@@ -166,3 +166,16 @@ TEST(PlanSafetensors, ModelFolderGivesExactBytes) {
   EXPECT_EQ(r->shape.checkpoint_bytes, 1088u);
   EXPECT_FALSE(r->shape.checkpoint_dtype.has_value());  // mixed BF16 and F32
 }
+
+TEST(PlanConfig, FuzzFindingsAreErrorsNotCrashes) {
+  // Found by scripts/fuzz-fit: a number beyond double range throws out_of_range, not parse_error.
+  auto big = parse_hf_config(R"({"model_type":"phi","layer_norm_eps":1e605})", "big.json");
+  ASSERT_FALSE(big.has_value());
+  EXPECT_NE(big.error().message.find("big.json"), std::string::npos);
+  // Wrong types inside quantization_config are ignored with a warning, never thrown.
+  auto q = parse_hf_config(R"({"model_type":"mistral","hidden_size":4096,"intermediate_size":14336,
+      "num_hidden_layers":32,"num_attention_heads":32,"vocab_size":32000,
+      "quantization_config":{"quant_method":7,"load_in_4bit":"yes","bits":"four"}})", "q.json");
+  ASSERT_TRUE(q.has_value()) << q.error().message;
+  EXPECT_FALSE(q->shape.quantization.has_value());
+}
