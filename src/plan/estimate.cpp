@@ -14,6 +14,12 @@ namespace {
 
 uint64_t to_bytes(double v) { return v <= 0 ? 0 : static_cast<uint64_t>(std::llround(v)); }
 
+uint64_t next_power_of_two_above(uint64_t n) {
+  uint64_t k = 2;
+  while (k <= n) k *= 2;
+  return k;
+}
+
 bool is_sharded_zero3(Strategy s) { return s == Strategy::zero3 || s == Strategy::fsdp; }
 
 /// Optimizer states per trainable parameter.
@@ -446,7 +452,7 @@ Result<FitPlan> plan_fit(const ModelShape& shape, const Workload& input, const s
       options.push_back({fmt::format("shard weights, gradients and optimizer states over the {} GPUs (ZeRO-3/FSDP)", n),
                          "--strategy zero3", x});
     }
-    for (uint64_t k = std::max<uint64_t>(2, n + 1); k <= 512; k *= 2) {
+    for (uint64_t k = next_power_of_two_above(n); k <= 512; k *= 2) {
       Workload x = used;
       x.strategy = Strategy::zero3;
       x.num_gpus = k;
@@ -487,7 +493,7 @@ Result<FitPlan> plan_fit(const ModelShape& shape, const Workload& input, const s
       x.kv_dtype = "fp8";
       options.push_back({"FP8 KV cache (vLLM --kv-cache-dtype fp8)", "--kv-dtype fp8", x});
     }
-    for (uint64_t k = std::max<uint64_t>(2, n + 1); k <= 64; k *= 2) {
+    for (uint64_t k = next_power_of_two_above(n); k <= 64; k *= 2) {
       Workload x = used;
       x.strategy = Strategy::tp;
       x.num_gpus = k;
