@@ -16,7 +16,11 @@ static long iters = 20000000; static int wide;
 static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec * 1e-9; }
 __attribute__((target("avx2,fma"))) static float k256(void) {
   __m256 m = _mm256_set1_ps(0.999999f), a = _mm256_set1_ps(1e-6f);
-  __m256 x0 = a, x1 = a, x2 = a, x3 = a, x4 = a, x5 = a, x6 = a, x7 = a, x8 = a, x9 = a, x10 = a, x11 = a;
+  /* Distinct starting values: identical chains would be merged by the compiler (common subexpressions),
+     leaving fewer FMAs than counted. */
+  __m256 x0 = _mm256_set1_ps(0.0f), x1 = _mm256_set1_ps(0.001f), x2 = _mm256_set1_ps(0.002f), x3 = _mm256_set1_ps(0.003f),
+         x4 = _mm256_set1_ps(0.004f), x5 = _mm256_set1_ps(0.005f), x6 = _mm256_set1_ps(0.006f), x7 = _mm256_set1_ps(0.007f),
+         x8 = _mm256_set1_ps(0.008f), x9 = _mm256_set1_ps(0.009f), x10 = _mm256_set1_ps(0.010f), x11 = _mm256_set1_ps(0.011f);
   for (long i = 0; i < iters; ++i) {
     x0 = _mm256_fmadd_ps(x0, m, a); x1 = _mm256_fmadd_ps(x1, m, a); x2 = _mm256_fmadd_ps(x2, m, a);
     x3 = _mm256_fmadd_ps(x3, m, a); x4 = _mm256_fmadd_ps(x4, m, a); x5 = _mm256_fmadd_ps(x5, m, a);
@@ -29,7 +33,9 @@ __attribute__((target("avx2,fma"))) static float k256(void) {
 }
 __attribute__((target("avx512f"))) static float k512(void) {
   __m512 m = _mm512_set1_ps(0.999999f), a = _mm512_set1_ps(1e-6f);
-  __m512 x0 = a, x1 = a, x2 = a, x3 = a, x4 = a, x5 = a, x6 = a, x7 = a, x8 = a, x9 = a, x10 = a, x11 = a;
+  __m512 x0 = _mm512_set1_ps(0.0f), x1 = _mm512_set1_ps(0.001f), x2 = _mm512_set1_ps(0.002f), x3 = _mm512_set1_ps(0.003f),
+         x4 = _mm512_set1_ps(0.004f), x5 = _mm512_set1_ps(0.005f), x6 = _mm512_set1_ps(0.006f), x7 = _mm512_set1_ps(0.007f),
+         x8 = _mm512_set1_ps(0.008f), x9 = _mm512_set1_ps(0.009f), x10 = _mm512_set1_ps(0.010f), x11 = _mm512_set1_ps(0.011f);
   for (long i = 0; i < iters; ++i) {
     x0 = _mm512_fmadd_ps(x0, m, a); x1 = _mm512_fmadd_ps(x1, m, a); x2 = _mm512_fmadd_ps(x2, m, a);
     x3 = _mm512_fmadd_ps(x3, m, a); x4 = _mm512_fmadd_ps(x4, m, a); x5 = _mm512_fmadd_ps(x5, m, a);

@@ -175,6 +175,25 @@ BenchResult run_bench(const BenchOptions& o) {
         cpu.gemm.push_back(std::move(rec));
       }
     }
+    // OpenBLAS picks kernels by CPU model: a release that does not know a newer CPU runs its AVX2 kernels
+    // ("Haswell", "Zen") on an AVX-512 machine, so the fair yardstick for its GEMM is the AVX2 peak.
+    if (cpu.peak_fp32 && cpu.peak_fp32->isa == Isa::avx512f) {
+      const std::string core = text::to_lower(cpu.blas.corename);
+      double best_gemm = 0;
+      for (const auto& g : cpu.gemm)
+        if (g.run.dtype == Dtype::fp32) best_gemm = std::max(best_gemm, g.run.gflops);
+      for (const auto& ip : cpu.peak_fp32->per_isa) {
+        if (ip.isa != Isa::avx2_fma || best_gemm <= 0 || (core != "haswell" && core != "zen" && core != "sandybridge"))
+          continue;
+        const double avx2_all = ip.single_core_gflops * cpu.threads;
+        cpu.notes.push_back(fmt::format(
+            "{} runs its {} (AVX2) kernels on this AVX-512 CPU: its best fp32 GEMM ({:.0f} GFLOP/s) is {:.0f}% of the "
+            "AVX2 FMA peak ({:.0f} GFLOP/s = one-core AVX2 peak x {} cores) and {:.0f}% of the AVX-512 peak; a BLAS "
+            "that knows this CPU (a newer OpenBLAS, or the oneDNN/MKL inside PyTorch) can use the wider units",
+            cpu.blas.name, cpu.blas.corename, best_gemm, 100 * best_gemm / avx2_all, avx2_all, cpu.threads,
+            100 * best_gemm / cpu.peak_fp32->all_cores_gflops));
+      }
+    }
     for (Dtype d : {Dtype::tf32, Dtype::fp16, Dtype::fp8})
       if (o.dtypes && wants(o, d)) cpu.notes.push_back(fmt::format("{} is a GPU precision: not run on the CPU", dtype_name(d)));
     progress("CPU memory bandwidth");
