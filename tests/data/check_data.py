@@ -22,6 +22,9 @@ HEADERS = {
     "platforms.csv": "kind,provider,offer,gpu,gpu_count,memory_bytes,usd_per_hour,free_hours_per_week,"
                      "session_hours,requirements,steps,region,url,source,date",
     "exchange_rates.csv": "currency,units_per_usd,symbol,source,date",
+    "models.csv": "name,aliases,hf_id,model_type,hidden_size,intermediate_size,num_hidden_layers,"
+                  "num_attention_heads,num_key_value_heads,head_dim,vocab_size,tie_word_embeddings,"
+                  "max_position_embeddings,num_local_experts,num_experts_per_tok,extra,params,source,date",
 }
 
 # Columns that must hold a number when not empty, and those that must then be > 0.
@@ -32,11 +35,15 @@ NUMERIC = {
                  "pcie_gen", "pcie_width"],
     "platforms.csv": ["gpu_count", "memory_bytes", "usd_per_hour", "free_hours_per_week", "session_hours"],
     "exchange_rates.csv": ["units_per_usd"],
+    "models.csv": ["hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads",
+                   "num_key_value_heads", "head_dim", "vocab_size", "max_position_embeddings", "num_local_experts",
+                   "num_experts_per_tok", "params"],
 }
 POSITIVE = {
     "gpus.csv": [c for c in NUMERIC["gpus.csv"]],
     "platforms.csv": ["gpu_count", "memory_bytes", "free_hours_per_week", "session_hours"],
     "exchange_rates.csv": ["units_per_usd"],
+    "models.csv": ["hidden_size", "num_hidden_layers", "vocab_size", "params"],
 }
 INTEGER = {
     "gpus.csv": ["memory_bytes", "tdp_w", "launch_year", "sms", "boost_clock_mhz", "l2_bytes", "pcie_gen",
