@@ -7,12 +7,12 @@
 
 #include "advise/advise.hpp"
 #include "cli/commands.hpp"
+#include "cli/inventory_source.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
 #include "inventory/json.hpp"
 #include "plan/catalogue.hpp"
 #include "plan/estimate.hpp"
-#include "probe/probe.hpp"
 
 namespace gpuscout::cli {
 namespace {
@@ -155,15 +155,7 @@ void add_advise_command(CLI::App& app, GlobalOptions& global) {
     auto offers = usage(advise::load_offers());
 
     std::optional<Inventory> inv;
-    if (!o->from.empty()) {
-      auto r = load_inventory_file(o->from);
-      if (!r) throw UsageError(r.error().message);
-      inv = std::move(*r);
-    } else if (!o->no_probe) {
-      probe::Options options;
-      options.python = false;
-      inv = probe::collect(options);
-    }
+    if (!o->from.empty() || !o->no_probe) inv = obtain_inventory({o->from, /*python=*/false});
     auto advice = advise::advise(req, catalog::gpus(), offers, inv ? &*inv : nullptr);
     advice.rates_date = rates.date;
     const std::string out = o->json ? advice_json(advice).dump(2) + "\n" : advice_text(advice, o->budget);

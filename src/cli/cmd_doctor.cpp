@@ -8,9 +8,9 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/inventory_source.hpp"
 #include "diagnose/diagnose.hpp"
 #include "inventory/json.hpp"
-#include "probe/probe.hpp"
 #include "report/doctor_text.hpp"
 
 namespace gpuscout::cli {
@@ -31,17 +31,7 @@ void add_inventory_options(CLI::App* sub, InventoryOptions& o) {
       ->check(CLI::Range(0.1, 120.0));
 }
 
-Inventory obtain(const InventoryOptions& o) {
-  if (!o.from.empty()) {
-    auto inv = load_inventory_file(o.from);
-    if (!inv) throw UsageError(inv.error().message);
-    return std::move(*inv);
-  }
-  probe::Options options;
-  options.python = !o.no_python;
-  options.driver_timeout = std::chrono::milliseconds(static_cast<long long>(o.timeout_s * 1000));
-  return probe::collect(options);
-}
+Inventory obtain(const InventoryOptions& o) { return obtain_inventory({o.from, !o.no_python, o.timeout_s}); }
 
 report::TextStyle text_style() {
   report::TextStyle s;

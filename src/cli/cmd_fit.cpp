@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/inventory_source.hpp"
 #include "core/data_files.hpp"
 #include "core/error.hpp"
 #include "core/text.hpp"
@@ -18,7 +19,6 @@
 #include "plan/catalogue.hpp"
 #include "plan/estimate.hpp"
 #include "plan/hf_config.hpp"
-#include "probe/probe.hpp"
 
 namespace gpuscout::cli {
 namespace {
@@ -114,14 +114,9 @@ std::vector<plan::GpuCapacity> resolve_gpus(const FitOptions& o, std::vector<std
     }
   } else if (!o.gpu.empty()) {
     gpus = gpus_from_catalogue(o.gpu);
-  } else if (!o.from.empty()) {
-    gpus = gpus_from_inventory(usage(load_inventory_file(o.from)), o.from);
   } else {
-    probe::Options options;
-    options.python = false;
-    options.toolkit = false;
-    gpus = gpus_from_inventory(probe::collect(options), "");
-    if (gpus.empty())
+    gpus = gpus_from_inventory(obtain_inventory({o.from, /*python=*/false}), o.from);
+    if (gpus.empty() && o.from.empty())
       notes.push_back("no GPU with known memory found on this machine: give --vram 24G, --gpu NAME or --from FILE");
   }
   if (o.gpus > 0) {

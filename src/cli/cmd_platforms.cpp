@@ -5,11 +5,11 @@
 
 #include "advise/advise.hpp"
 #include "cli/commands.hpp"
+#include "cli/inventory_source.hpp"
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"
 #include "inventory/json.hpp"
-#include "probe/probe.hpp"
 
 namespace gpuscout::cli {
 namespace {
@@ -65,15 +65,7 @@ void add_platforms_command(CLI::App& app, GlobalOptions& global) {
     }
     advise::sort_cheapest_first(offers);
     std::optional<Inventory> inv;
-    if (!o->from.empty()) {
-      auto r = load_inventory_file(o->from);
-      if (!r) throw UsageError(r.error().message);
-      inv = std::move(*r);
-    } else if (!o->no_probe) {
-      probe::Options options;
-      options.python = false;
-      inv = probe::collect(options);
-    }
+    if (!o->from.empty() || !o->no_probe) inv = obtain_inventory({o->from, /*python=*/false});
     const std::string where = inv ? where_you_are(*inv) : "";
     std::string date;
     for (const auto& x : offers) date = std::max(date, x.date);
