@@ -207,13 +207,14 @@ Verdict diagnose(const Inventory& inv) {
         "Secure Boot blocking an unsigned module).",
         "Run `sudo modprobe nvidia`. If that fails, rebuild the module for this kernel (`sudo dkms autoinstall` or reinstall "
         "the driver package), enrol its key if Secure Boot is on (`mokutil --sb-state`), then reboot.");
-  } else if (!nvidia.empty() && !inv.nvidia.library_found && !inv.nvidia.driver_version) {
+  } else if (!nvidia.empty() && !inv.nvidia.library_found && !inv.nvidia.driver_version && !inv.cuda.available) {
     blocked = true;
     add("nvidia-driver-missing", "error", "An NVIDIA GPU is present but no NVIDIA driver is installed.",
         fmt::format("Install {}: Ubuntu `sudo ubuntu-drivers install`; Debian `sudo apt install nvidia-driver`; "
                     "other systems: the driver from nvidia.com. Then reboot.",
                     driver_hint));
-  } else if (has_nvidia && inv.nvidia.error && nvml_code < 0 && !inv.nvidia.driver_version && !nvidia.empty()) {
+  } else if (has_nvidia && inv.nvidia.error && nvml_code < 0 && !inv.nvidia.driver_version && !nvidia.empty() &&
+             !inv.cuda.available) {
     blocked = true;
     add("nvidia-driver-missing", "error", "The NVIDIA driver could not be used: " + inv.nvidia.error->message,
         fmt::format("Install or repair {} and reboot.", driver_hint));

@@ -93,3 +93,23 @@ TEST(Verdict, DriverTooOldForTorchSaysWhichDriver) {
     }
   EXPECT_TRUE(found);
 }
+
+TEST(Verdict, CudaWorksWithoutNvmlIsStillReady) {
+  // Some containers mount libcuda but not libnvidia-ml: CUDA is what PyTorch needs.
+  auto inv = machine_with("8.6", "550.54.15");
+  inv.nvidia = NvidiaInfo{};
+  inv.nvidia.error = ProbeError{"nvml", "dlopen", "libnvidia-ml.so.1: cannot open shared object file", std::nullopt};
+  const auto v = diagnose::diagnose(inv);
+  EXPECT_EQ(v.status, "ready");
+  for (const auto& f : v.findings) EXPECT_NE(f.code, "nvidia-driver-missing");
+}
+
+TEST(Verdict, NoGpuPointsAtFreeCloudGpus) {
+  Inventory inv;
+  const auto v = diagnose::diagnose(inv);
+  EXPECT_EQ(v.status, "cpu-only");
+  ASSERT_FALSE(v.findings.empty());
+  EXPECT_EQ(v.findings[0].code, "no-gpu");
+  EXPECT_NE(v.findings[0].fix.find("Colab"), std::string::npos);
+  EXPECT_EQ(v.device, "cpu");
+}
