@@ -266,6 +266,18 @@ Verdict diagnose(const Inventory& inv) {
     }
   }
 
+  // CUDA starts but counts no device while NVML sees GPUs: CUDA_VISIBLE_DEVICES (or a container's device list)
+  // hides them.
+  if (!blocked && !nvidia.empty() && inv.cuda.library_found && !inv.cuda.error && !inv.cuda.timed_out &&
+      inv.cuda.device_count == 0) {
+    blocked = true;
+    add("cuda-no-device", "error",
+        "CUDA reports no device although NVIDIA GPUs are present: CUDA_VISIBLE_DEVICES (or the container's device "
+        "list) hides them.",
+        "Check `echo $CUDA_VISIBLE_DEVICES` (unset it, or list valid indices or UUIDs), and in Docker run with "
+        "`--gpus all` (NVIDIA Container Toolkit).");
+  }
+
   // --- Per-GPU compatibility ---
   std::vector<std::string> arch_notes;
   for (const auto* g : nvidia) {

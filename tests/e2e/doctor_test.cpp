@@ -76,7 +76,8 @@ INSTANTIATE_TEST_SUITE_P(
         DriverCase{"uvm-missing", "no-gpu-vm", "", "needs-action", {"cuda-init-failed"}},
         DriverCase{"cuda-too-old", "no-gpu-vm", "cu130-old-driver", "needs-action", {"driver-too-old-for-torch"}},
         DriverCase{"rtx4090", "no-gpu-vm", "import-error", "ready", {"torch-broken"}},
-        DriverCase{"nvml-errors", "no-gpu-vm", "", "ready", {}}),
+        DriverCase{"nvml-errors", "no-gpu-vm", "", "ready", {}},
+        DriverCase{"rtx4090", "no-gpu-vm", "cu130-old-driver", "needs-action", {"torch-cuda-unavailable"}}),
     [](const auto& param_info) {
       std::string n = param_info.param.scenario + "_" + param_info.param.sysroot + "_" + (param_info.param.torch.empty() ? "nopy" : param_info.param.torch);
       for (auto& ch : n)
@@ -278,4 +279,19 @@ TEST(Output, JsonIsCompleteEvenWhenEverythingFails) {
   EXPECT_EQ(run.exit_code, 0);
   const json doc = run.json();
   EXPECT_TRUE(doc.contains("verdict"));
+}
+
+TEST(Doctor, HiddenByCudaVisibleDevices) {
+  auto env = merge({e2e::fake_driver_env("rtx4090"), e2e::sysroot_env("no-gpu-vm"), no_python(), {{"CUDA_VISIBLE_DEVICES", ""}}});
+  const json doc = doctor(env, {"--no-python"});
+  EXPECT_EQ(doc["verdict"]["status"], "needs-action");
+  EXPECT_TRUE(codes(doc).count("cuda-no-device")) << doc["verdict"].dump(2);
+  EXPECT_EQ(doc["verdict"]["device"], "cpu");
+}
+
+TEST(Doctor, NoPythonInterpreter) {
+  auto env = merge({e2e::fake_driver_env("rtx4090"), e2e::sysroot_env("no-gpu-vm"), no_python()});
+  const json doc = doctor(env);
+  EXPECT_TRUE(codes(doc).count("python-missing")) << doc["verdict"].dump(2);
+  EXPECT_EQ(doc["verdict"]["status"], "ready");
 }
