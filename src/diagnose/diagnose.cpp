@@ -249,8 +249,6 @@ Verdict diagnose(const Inventory& inv) {
       add("driver-too-old", "error", "The NVIDIA driver is too old for this CUDA (error 35).",
           fmt::format("Update the driver to {}.", driver_hint));
     } else if (c == 100) {
-      const auto visible = inv.nvidia.driver_version ? "" : "";
-      (void)visible;
       if (!nvidia.empty()) {
         blocked = true;
         add("cuda-no-device", "error",
@@ -480,11 +478,6 @@ Verdict diagnose(const Inventory& inv) {
   if (usable_gpu) v.status = "ready";
   else if (blocked) v.status = "needs-action";
   else v.status = "cpu-only";
-  if (!usable_gpu && !nvidia.empty() && blocked) {
-    // Nothing more to add: the blocking finding carries its fix.
-  } else if (!usable_gpu && !nvidia.empty()) {
-    v.status = "cpu-only";
-  }
   v.device = usable_gpu ? best_device(inv) : "cpu";
   if (!torch_choice.command.empty()) v.pip_install = torch_choice.command;
   // Errors first, then warnings, then information; stable within a severity.

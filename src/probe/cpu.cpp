@@ -51,8 +51,6 @@ CpuinfoSummary parse_cpuinfo(std::string_view text) {
   std::set<std::pair<std::string, std::string>> cores;
   std::string physical_id;
   bool first_flags_seen = false;
-  int cores_missing = 0;
-  int blocks = 0;
   auto close_block = [&] { physical_id.clear(); };
   for (auto raw : text::split(text, '\n')) {
     const auto line = text::trim(raw);
@@ -66,7 +64,6 @@ CpuinfoSummary parse_cpuinfo(std::string_view text) {
     const auto value = text::trim(line.substr(colon + 1));
     if (key == "processor") {
       if (text::parse_int(value)) ++s.processors;
-      ++blocks;
     } else if ((key == "vendor_id" || key == "vendor") && !s.vendor && !value.empty()) {
       s.vendor = std::string(value);
     } else if ((key == "model name" || key == "Model Name" || key == "cpu model") && !s.model && !value.empty()) {
@@ -76,7 +73,6 @@ CpuinfoSummary parse_cpuinfo(std::string_view text) {
       sockets.insert(physical_id);
     } else if (key == "core id") {
       if (!physical_id.empty()) cores.insert({physical_id, std::string(value)});
-      else ++cores_missing;
     } else if ((key == "flags" || key == "Features") && !first_flags_seen) {
       first_flags_seen = true;
       for (auto f : text::split_ws(value)) s.flags.emplace_back(f);
@@ -106,8 +102,6 @@ CpuinfoSummary parse_cpuinfo(std::string_view text) {
     else if (impl == 0x48u) s.vendor = "HiSilicon";
     else s.vendor = "ARM-compatible (implementer " + *s.arm_implementer + ")";
   }
-  (void)cores_missing;
-  (void)blocks;
   return s;
 }
 
