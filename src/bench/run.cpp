@@ -27,15 +27,6 @@ std::optional<uint64_t> mem_available_bytes() {
   return std::nullopt;
 }
 
-std::string now_utc() {
-  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 bool wants(const BenchOptions& o, Dtype d) {
   if (!o.dtypes) return true;
   return std::find(o.dtypes->begin(), o.dtypes->end(), d) != o.dtypes->end();
@@ -124,7 +115,7 @@ Speedup compute_speedup(const BenchResult& r) {
 BenchResult run_bench(const BenchOptions& o) {
   BenchResult r;
   r.gpuscout_version = GPUSCOUT_VERSION;
-  r.collected_at = now_utc();
+  r.collected_at = os::utc_now_iso8601();
   r.mode = o.full ? "full" : "quick";
   r.device = o.run_cpu && o.run_gpu ? "all" : (o.run_cpu ? "cpu" : "gpu");
   auto progress = [&o](std::string_view line) {

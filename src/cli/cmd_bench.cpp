@@ -11,6 +11,7 @@
 #include "bench/report.hpp"
 #include "bench/run.hpp"
 #include "cli/commands.hpp"
+#include "cli/state.hpp"
 #include "core/error.hpp"
 #include "os/system.hpp"
 
@@ -96,9 +97,13 @@ int run(const BenchArgs& args) {
   }
   clear_progress();
   const auto doc = bench::to_json(result);
+  const std::string doc_text = doc.dump(2) + "\n";
   if (!args.save.empty()) {
-    if (auto ok = os::write_file_atomic(args.save, doc.dump(2) + "\n"); !ok) throw UsageError("--save " + ok.error().message);
+    if (auto ok = os::write_file_atomic(args.save, doc_text); !ok) throw UsageError("--save " + ok.error().message);
   }
+  // `gpuscout report` draws the last complete run of this machine without being given a file.
+  if (auto why = keep_last_bench(doc_text))
+    fmt::print(stderr, "gpuscout: note: this result is not kept for `gpuscout report` ({})\n", *why);
   if (args.json) fmt::print("{}\n", doc.dump(2));
   else fmt::print("{}", bench::render_text(result));
   bool wrong = false;

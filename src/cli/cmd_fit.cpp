@@ -90,13 +90,7 @@ std::vector<plan::GpuCapacity> gpus_from_catalogue(const std::string& name) {
 }
 
 std::vector<plan::GpuCapacity> gpus_from_inventory(const Inventory& inv, const std::string& label) {
-  std::vector<plan::GpuCapacity> out;
-  for (const auto& g : inv.gpus) {
-    if (g.memory_free_bytes && *g.memory_free_bytes > 0)
-      out.push_back({g.name, *g.memory_free_bytes, "free"});
-    else if (g.memory_total_bytes && *g.memory_total_bytes > 0)
-      out.push_back({g.name, *g.memory_total_bytes, "total"});
-  }
+  auto out = plan::gpu_capacities(inv);
   if (out.empty() && !label.empty())
     throw UsageError(fmt::format("{}: no GPU with a known memory size (give --vram 24G instead)", label));
   return out;

@@ -20,6 +20,7 @@ void add_bench_command(CLI::App& app, GlobalOptions& global);
 void add_fit_command(CLI::App& app, GlobalOptions& global);
 void add_advise_command(CLI::App& app, GlobalOptions& global);
 void add_platforms_command(CLI::App& app, GlobalOptions& global);
+void add_report_command(CLI::App& app, GlobalOptions& global);
 void add_internal_commands(CLI::App& app, GlobalOptions& global);
 
 struct CommandEntry {
@@ -29,7 +30,8 @@ struct CommandEntry {
 /// Order here is the order in `gpuscout --help`.
 inline constexpr CommandEntry kCommands[] = {
     {add_doctor_command}, {add_info_command},      {add_device_command},   {add_bench_command},
-    {add_fit_command},    {add_advise_command},    {add_platforms_command}, {add_internal_commands},
+    {add_fit_command},    {add_advise_command},    {add_platforms_command}, {add_report_command},
+    {add_internal_commands},
 };
 
 }  // namespace gpuscout::cli

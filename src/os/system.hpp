@@ -51,4 +51,7 @@ namespace gpuscout::os {
 /// Writes a file all-or-nothing: to a temporary beside it, then rename(2). A failure (or Ctrl-C)
 /// never leaves a half-written file at `path`. Not under the sysroot: this is the user's file.
 Result<void> write_file_atomic(const std::string& path, std::string_view content);
+/// The current time as ISO 8601 UTC ("2026-11-29T23:35:04Z"), the form every saved document uses.
+std::string utc_now_iso8601();
+
 }  // namespace gpuscout::os

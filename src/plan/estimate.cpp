@@ -565,4 +565,13 @@ MaxParamsTable max_params_table(uint64_t capacity_bytes, const Workload& base) {
   return t;
 }
 
+std::vector<GpuCapacity> gpu_capacities(const Inventory& inventory) {
+  std::vector<GpuCapacity> out;
+  for (const auto& g : inventory.gpus) {
+    if (g.memory_free_bytes && *g.memory_free_bytes > 0) out.push_back({g.name, *g.memory_free_bytes, "free"});
+    else if (g.memory_total_bytes && *g.memory_total_bytes > 0) out.push_back({g.name, *g.memory_total_bytes, "total"});
+  }
+  return out;
+}
+
 }  // namespace gpuscout::plan

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "inventory/inventory.hpp"
 #include "plan/model_shape.hpp"
 #include "plan/workload.hpp"
 
@@ -69,6 +70,9 @@ struct GpuCapacity {
   uint64_t capacity_bytes = 0;   ///< what we may use: free memory when known, else total
   std::string basis;             ///< "free", "total", "--vram", "catalogue"
 };
+
+/// The GPUs of a machine with a known memory size: free memory when the driver reported it, else the total.
+std::vector<GpuCapacity> gpu_capacities(const Inventory& inventory);
 
 struct GpuFit {
   GpuCapacity gpu;

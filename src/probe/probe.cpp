@@ -18,15 +18,6 @@
 namespace gpuscout::probe {
 namespace {
 
-std::string iso_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 std::string child_failure(const os::ProcessResult& r, std::chrono::milliseconds timeout) {
   if (r.timed_out) return fmt::format("no answer within {:.1f} s: the driver is hung (killed the probe)", static_cast<double>(timeout.count()) / 1000.0);
   if (r.signal) return fmt::format("the probe crashed inside the driver library (signal {})", r.signal);
@@ -39,7 +30,7 @@ Inventory collect(const Options& options) {
   const auto start = std::chrono::steady_clock::now();
   Inventory inv;
   inv.gpuscout_version = GPUSCOUT_VERSION;
-  inv.collected_at = iso_now();
+  inv.collected_at = os::utc_now_iso8601();
 
   // 1. Children first, so they run while we read files.
   std::optional<os::Child> python_child;

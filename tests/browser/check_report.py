@@ -37,7 +37,9 @@ Checks (done by this script through /execute/sync, not by trusting the page's ow
 * document.readyState is "complete" and window.gpuscoutReport.done === true (bounded wait);
 * every figure.chart that is not .empty holds one canvas, with width and height > 0, laid out
   (client size > 0), whose getImageData() over the whole canvas has more than MIN_DRAWN_PERCENT
-  of its pixels not fully transparent -- i.e. something was drawn;
+  of its pixels not fully transparent -- i.e. something was drawn -- and, where the page uses Chart.js,
+  at least one data mark (a point, or a bar at least 1 px long) that Chart.js placed inside the plot
+  area (Chart.getChart(canvas)): axes and grid lines alone fail;
 * every figure.chart.empty has a non-empty .empty-note text;
 * the counts equal --expect-charts / --expect-empty when given, and gpuscoutReport.charts equals
   the number of non-empty figures found;
@@ -137,6 +139,25 @@ document.querySelectorAll('figure.chart').forEach((f, i) => {
         }
       } catch (e) {
         fig.pixelError = String(e);
+      }
+    }
+    // Pixels alone cannot tell axes from data: ask Chart.js where it placed each data mark.
+    if (window.Chart && typeof Chart.getChart === 'function') {
+      const ch = Chart.getChart(c);
+      if (ch) {
+        const a = ch.chartArea;
+        let marks = 0;
+        ch.getSortedVisibleDatasetMetas().forEach(m => m.data.forEach(el => {
+          const p = el.getProps(['x', 'y', 'base'], true);
+          if (!isFinite(p.x) || !isFinite(p.y)) return;
+          if (p.x < a.left - 1 || p.x > a.right + 1 || p.y < a.top - 1 || p.y > a.bottom + 1) return;
+          if (m.type === 'bar') {
+            const size = m.indexAxis === 'y' ? Math.abs(p.x - p.base) : Math.abs(p.y - p.base);
+            if (!(size >= 1)) return;
+          }
+          marks++;
+        }));
+        fig.marks = marks;
       }
     }
   }
@@ -470,12 +491,16 @@ def check_page(driver, report_path, args, deadline, progress):
             continue
         pct = 100.0 * fig["drawn"] / fig["pixels"]
         print(f"chart {name}: canvas {w}x{h} (shown {fig['clientWidth']}x{fig['clientHeight']}), "
-              f"{pct:.1f}% pixels drawn")
+              f"{pct:.1f}% pixels drawn, {fig.get('marks', '?')} data marks")
         ok = True
         if pct <= MIN_DRAWN_PERCENT:
             ok = False
             problems.append(f"chart {name}: only {pct:.2f}% of the canvas pixels are drawn "
                             f"(need > {MIN_DRAWN_PERCENT:g}%): the canvas stayed blank")
+        if "marks" in fig and fig["marks"] < 1:
+            ok = False
+            problems.append(f"chart {name}: Chart.js placed no data mark (point or bar) inside the plot area: "
+                            f"only the axes were drawn")
         if not (fig["clientWidth"] > 0 and fig["clientHeight"] > 0):
             ok = False
             problems.append(f"chart {name}: the canvas is not laid out "

@@ -27,6 +27,8 @@ Run run_gpuscout(const std::vector<std::string>& args, std::map<std::string, std
       {"GPUSCOUT_CUDA_LIBRARY", "/nonexistent/libcuda.so.1"},
       {"GPUSCOUT_SYSROOT", "<unset>"},
       {"NO_COLOR", "1"},
+      // bench keeps its last result for report: never in the developer's home folder.
+      {"GPUSCOUT_STATE_DIR", "/tmp/gpuscout-e2e-state-" + std::to_string(::getpid())},
   };
   for (auto& [k, v] : env) full[k] = v;
   // os::run has no "unset"; run through env(1) -u so the child really lacks the variable.

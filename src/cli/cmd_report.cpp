@@ -1,0 +1,200 @@
+// report: one page to look at (--html FILE) and one block to paste (--markdown), from what the other commands
+// compute: doctor's probes and verdict, the last saved benchmark, fit's memory plan and advise's ranking.
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "advise/advise.hpp"
+#include "bench/report.hpp"
+#include "cli/commands.hpp"
+#include "cli/inventory_source.hpp"
+#include "cli/state.hpp"
+#include "core/error.hpp"
+#include "diagnose/diagnose.hpp"
+#include "os/system.hpp"
+#include "plan/catalogue.hpp"
+#include "plan/hf_config.hpp"
+#include "report/html.hpp"
+#include "report/markdown.hpp"
+#include "report/privacy.hpp"
+
+namespace gpuscout::cli {
+namespace {
+
+struct ReportOptions {
+  std::string html;
+  std::optional<std::string> markdown;  ///< "" = standard output
+  std::string from;
+  bool no_python = false;
+  double timeout_s = 5.0;
+  std::string bench;
+  std::vector<std::string> compare;
+  std::string model, config;
+  std::string budget, goal = "learn";
+  bool include_private = false;
+};
+
+template <typename T>
+T usage(Result<T> r, std::string_view option = "") {
+  if (!r) throw UsageError(option.empty() ? r.error().message : fmt::format("{} {}", option, r.error().message));
+  return std::move(*r);
+}
+
+/// 128 random bits as letters and digits: the page's CSP nonce.
+std::string make_nonce() {
+  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  std::random_device rd;
+  std::string out;
+  for (int i = 0; i < 24; ++i) out += kAlphabet[rd() % (sizeof kAlphabet - 1)];
+  return out;
+}
+
+report::BenchRun load_run(const std::string& path, std::string_view option) {
+  auto doc = bench::load_bench_file(path);
+  if (!doc) throw UsageError(fmt::format("{} {}", option, doc.error().message));
+  return {std::filesystem::path(path).filename().string(), std::move(*doc)};
+}
+
+/// --bench, else the last complete `bench` of this machine (never for --from: that is another machine).
+std::optional<report::BenchRun> find_bench(const ReportOptions& o, std::string& source) {
+  if (!o.bench.empty()) {
+    auto run = load_run(o.bench, "--bench");
+    source = fmt::format("Benchmark from {}, collected {}.", run.label,
+                         run.doc.value("collected_at", std::string("at an unknown time")));
+    return run;
+  }
+  if (!o.from.empty()) {
+    source = "No benchmark: with --from, pass that machine's saved `gpuscout bench --save FILE` as --bench FILE.";
+    return std::nullopt;
+  }
+  const auto last = last_bench_path();
+  std::error_code ec;
+  if (!last || !std::filesystem::exists(*last, ec)) {
+    source = "No benchmark yet on this machine: run `gpuscout bench` (about 20 s), then this report again.";
+    return std::nullopt;
+  }
+  auto doc = bench::load_bench_file(*last);
+  if (!doc) {
+    source = "The last benchmark could not be read (" + doc.error().message + "): run `gpuscout bench` again.";
+    return std::nullopt;
+  }
+  report::BenchRun run{"this machine", std::move(*doc)};
+  source = fmt::format("The last `gpuscout bench` of this machine, collected {}.",
+                       run.doc.value("collected_at", std::string("at an unknown time")));
+  return run;
+}
+
+std::optional<plan::ModelShape> chosen_model(const ReportOptions& o) {
+  if (!o.model.empty() && !o.config.empty()) throw UsageError("give only one of --model and --config");
+  if (!o.model.empty()) return usage(plan::find_model(o.model), "--model").shape;
+  if (!o.config.empty()) return usage(plan::load_hf_config(o.config), "--config").shape;
+  return std::nullopt;
+}
+
+void redact_verdict(diagnose::Verdict& v, const report::PrivacyContext& ctx) {
+  for (auto& f : v.findings) {
+    f.message = report::redact_text(f.message, ctx);
+    f.fix = report::redact_text(f.fix, ctx);
+  }
+  if (v.pip_install) v.pip_install = report::redact_text(*v.pip_install, ctx);
+}
+
+void write_output(const std::string& path, const std::string& text, std::string_view option) {
+  if (auto ok = os::write_file_atomic(path, text); !ok) throw UsageError(fmt::format("{} {}", option, ok.error().message));
+}
+
+void run_report(const ReportOptions& o) {
+  // Every input is checked before the slow work, so a typo costs nothing and leaves nothing behind.
+  if (!o.html.empty() && o.markdown && *o.markdown == o.html)
+    throw UsageError("--html and --markdown name the same file");
+  if (!o.compare.empty() && o.compare.size() < 2)
+    throw UsageError("--compare takes two or more saved benchmark files (gpuscout bench --save FILE)");
+  std::vector<report::BenchRun> compare;
+  for (const auto& path : o.compare) compare.push_back(load_run(path, "--compare"));
+  std::string bench_source;
+  auto bench = find_bench(o, bench_source);
+  const auto model = chosen_model(o);
+  const auto rates = usage(advise::load_rates());
+  advise::Request request;
+  request.goal = usage(advise::parse_goal(o.goal), "--goal");
+  if (!o.budget.empty())
+    request.budget_usd = usage(advise::to_usd(usage(advise::parse_money(o.budget, rates), "--budget"), rates), "--budget");
+
+  Inventory inventory = obtain_inventory({o.from, !o.no_python, o.timeout_s});
+  auto verdict = diagnose::diagnose(inventory);
+  const auto ctx = report::privacy_context(inventory, o.from.empty());
+  if (!o.include_private) {
+    inventory = report::redact_inventory(inventory, ctx);
+    redact_verdict(verdict, ctx);
+    if (bench) report::redact_json(bench->doc, ctx);
+    for (auto& r : compare) report::redact_json(r.doc, ctx);
+  }
+
+  if (o.markdown) {
+    const std::string md = report::render_markdown(inventory, verdict, {o.include_private}, ctx);
+    if (o.markdown->empty()) {
+      std::fwrite(md.data(), 1, md.size(), stdout);
+      std::fflush(stdout);
+    } else {
+      write_output(*o.markdown, md, "--markdown");
+    }
+  }
+  if (o.html.empty()) return;
+
+  report::HtmlInput in;
+  in.inventory_source = o.from.empty() ? std::string("Probed on this machine") : "Read from " +
+                        std::filesystem::path(o.from).filename().string();
+  in.verdict = std::move(verdict);
+  in.bench = std::move(bench);
+  in.bench_source = bench_source;
+  in.compare = std::move(compare);
+  in.memory = report::build_memory_plans(inventory, model);
+  auto offers = advise::load_offers();
+  if (offers) {
+    in.advice = advise::advise(request, catalog::gpus(), *offers, &inventory);
+    in.advice->rates_date = rates.date;
+  } else {
+    in.advice_error = "No advice: " + offers.error().message;
+  }
+  in.generated_at = os::utc_now_iso8601();
+  in.nonce = make_nonce();
+  in.inventory = std::move(inventory);
+  write_output(o.html, report::render_html(in), "--html");
+  std::fprintf(stderr, "gpuscout: report written to %s\n", o.html.c_str());
+}
+
+}  // namespace
+
+void add_report_command(CLI::App& app, GlobalOptions& global) {
+  auto* sub = app.add_subcommand("report", "One page to look at (--html FILE) or one block to paste in a forum "
+                                           "or issue (--markdown, the default)");
+  auto o = std::make_shared<ReportOptions>();
+  sub->add_option("--html", o->html, "Write a self-contained HTML report (charts, no network) to FILE");
+  sub->add_option("--markdown", o->markdown, "Print the paste-into-an-issue block (or write it to FILE)")
+      ->expected(0, 1)
+      ->default_str("");
+  sub->add_option("--from", o->from, "Describe another machine: a saved `gpuscout info --json`");
+  sub->add_flag("--no-python", o->no_python, "Skip the Python/PyTorch probe");
+  sub->add_option("--timeout", o->timeout_s, "Seconds before a hung driver probe is cut off")
+      ->check(CLI::Range(0.1, 120.0));
+  sub->add_option("--bench", o->bench, "A saved `gpuscout bench --save FILE` (default: this machine's last bench)");
+  sub->add_option("--compare", o->compare, "Saved benchmark files to draw side by side: --compare A.json B.json ...");
+  sub->add_option("--model", o->model, "Model for the memory plan, from the fit catalogue (default: chosen for the GPU)");
+  sub->add_option("--config", o->config, "Model for the memory plan: a Hugging Face config.json or model folder");
+  sub->add_option("--budget", o->budget, "Budget for the buying advice: 1500, 7000CNY, 900EUR");
+  sub->add_option("--goal", o->goal, "learn | build | research | llm (default learn)");
+  sub->add_flag("--include-private", o->include_private,
+                "Keep the host name, user name, home paths and GPU UUIDs (left out by default)");
+  sub->callback([o, &global] {
+    ReportOptions opts = *o;
+    if (opts.html.empty() && !opts.markdown) opts.markdown = std::string();  // plain `report`: the block
+    run_report(opts);
+    global.exit_code = 0;
+  });
+}
+
+}  // namespace gpuscout::cli

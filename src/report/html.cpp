@@ -1,0 +1,420 @@
+#include "report/html.hpp"
+
+#include <fmt/format.h>
+
+#include "core/units.hpp"
+#include "report/doctor_text.hpp"
+#include "report/html_escape.hpp"
+
+namespace gpuscout::report {
+namespace {
+
+using nlohmann::json;
+
+std::string h(std::string_view text) { return escape_html(text); }
+
+std::string opt(const std::optional<std::string>& v, std::string_view fallback = "not found") {
+  return v && !v->empty() ? *v : std::string(fallback);
+}
+std::string bytes(const std::optional<uint64_t>& v) { return v ? units::format_bytes(*v) : std::string("unknown"); }
+
+std::optional<double> num(const json& j, std::string_view key) {
+  if (!j.is_object()) return std::nullopt;
+  const auto it = j.find(key);
+  return it != j.end() && it->is_number() ? std::optional<double>(it->get<double>()) : std::nullopt;
+}
+std::string str(const json& j, std::string_view key) {
+  if (!j.is_object()) return {};
+  const auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+std::string fixed(const std::optional<double>& v, int digits, std::string_view suffix = "") {
+  return v ? fmt::format("{:.{}f}{}", *v, digits, suffix) : std::string("–");
+}
+
+/// A two-column table of label/value rows (both escaped).
+std::string kv_table(const std::vector<std::pair<std::string, std::string>>& rows) {
+  std::string out = "<table class=\"kv\">\n";
+  for (const auto& [k, v] : rows) out += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", h(k), h(v));
+  return out + "</table>\n";
+}
+
+/// A table with a header row; every cell escaped.
+std::string table(const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& rows,
+                  std::string_view css = "") {
+  std::string out = fmt::format("<table{}>\n<thead><tr>", css.empty() ? "" : fmt::format(" class=\"{}\"", css));
+  for (const auto& c : head) out += "<th>" + h(c) + "</th>";
+  out += "</tr></thead>\n<tbody>\n";
+  for (const auto& r : rows) {
+    out += "<tr>";
+    for (const auto& c : r) out += "<td>" + h(c) + "</td>";
+    out += "</tr>\n";
+  }
+  return out + "</tbody></table>\n";
+}
+
+std::string figure(const ChartSpec& s) {
+  if (s.empty_note)
+    return fmt::format("<figure class=\"chart empty\" data-chart=\"{}\" id=\"{}\"><figcaption><strong>{}</strong>"
+                       "</figcaption><p class=\"empty-note\">{}</p></figure>\n",
+                       h(s.kind), h(s.id), h(s.title), h(*s.empty_note));
+  return fmt::format("<figure class=\"chart\" data-chart=\"{}\" id=\"{}\"><figcaption><strong>{}</strong> {}"
+                     "</figcaption><div class=\"canvas-box\" style=\"height:{}px\"><canvas role=\"img\" "
+                     "aria-label=\"{}\"></canvas></div></figure>\n",
+                     h(s.kind), h(s.id), h(s.title), h(s.caption), s.height_px, h(s.title));
+}
+
+std::string notes_list(const std::vector<std::string>& notes, std::string_view css = "notes") {
+  if (notes.empty()) return {};
+  std::string out = fmt::format("<ul class=\"{}\">\n", css);
+  for (const auto& n : notes) out += "<li>" + h(n) + "</li>\n";
+  return out + "</ul>\n";
+}
+
+std::vector<std::string> json_strings(const json& j, std::string_view key) {
+  std::vector<std::string> out;
+  if (!j.is_object()) return out;
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_array()) return out;
+  for (const auto& v : *it)
+    if (v.is_string()) out.push_back(v.get<std::string>());
+  return out;
+}
+
+// ---- sections ----------------------------------------------------------------------------------------------
+
+std::string verdict_section(const diagnose::Verdict& v) {
+  const std::string status_css = v.status == "ready" ? "ok" : v.status == "cpu-only" ? "warn" : "bad";
+  std::string out = "<section id=\"verdict\">\n<h2>Verdict</h2>\n";
+  out += fmt::format("<p class=\"status {}\">{}</p>\n", status_css, h(v.status));
+  out += fmt::format("<p>A training script should use <code>{}</code>.</p>\n", h(v.device));
+  if (v.pip_install) out += fmt::format("<p>PyTorch for this machine: <code>{}</code></p>\n", h(*v.pip_install));
+  if (v.findings.empty()) {
+    out += "<p>No problem found.</p>\n";
+  } else {
+    out += "<table class=\"findings\"><thead><tr><th>severity</th><th>code</th><th>what is wrong</th><th>fix</th>"
+           "</tr></thead><tbody>\n";
+    for (const auto& f : v.findings)
+      out += fmt::format("<tr class=\"{0}\"><td>{0}</td><td><code>{1}</code></td><td>{2}</td><td>{3}</td></tr>\n",
+                         h(f.severity), h(f.code), h(f.message), h(f.fix));
+    out += "</tbody></table>\n";
+  }
+  return out + "</section>\n";
+}
+
+std::string machine_section(const Inventory& inv, const std::string& source) {
+  std::vector<std::pair<std::string, std::string>> rows;
+  rows.emplace_back("inventory", source + (inv.collected_at ? ", collected " + *inv.collected_at : std::string()));
+  rows.emplace_back("OS", fmt::format("{}, kernel {}", opt(inv.os.pretty_name, "unknown"), opt(inv.os.kernel, "unknown")));
+  rows.emplace_back("platform", inv.platform.kind + (inv.platform.cloud ? " (" + *inv.platform.cloud + ")" : ""));
+  rows.emplace_back("CPU", fmt::format("{} ({}), {} cores, {} logical CPUs", opt(inv.cpu.model, "unknown"), inv.cpu.arch,
+                                       inv.cpu.physical_cores ? std::to_string(*inv.cpu.physical_cores) : "?",
+                                       inv.cpu.logical_cpus ? std::to_string(*inv.cpu.logical_cpus) : "?"));
+  rows.emplace_back("RAM", fmt::format("{} total, {} available", bytes(inv.memory.total_bytes),
+                                       bytes(inv.memory.available_bytes)));
+  rows.emplace_back("NVIDIA driver", inv.nvidia.driver_version
+                                         ? fmt::format("{} (supports CUDA {})", *inv.nvidia.driver_version,
+                                                       opt(inv.nvidia.cuda_driver_version, "?"))
+                                         : std::string("not found"));
+  rows.emplace_back("CUDA toolkit", inv.toolkit.nvcc_version ? "nvcc " + *inv.toolkit.nvcc_version : "not found");
+  std::string torch = "not installed";
+  if (!inv.python.probed) torch = "not probed";
+  else if (inv.torch)
+    torch = fmt::format("{} ({}), torch.cuda.is_available() = {}", inv.torch->version,
+                        inv.torch->cuda ? "CUDA " + *inv.torch->cuda
+                                        : inv.torch->hip ? "ROCm " + *inv.torch->hip : std::string("CPU build"),
+                        inv.torch->cuda_available ? "True" : "False");
+  rows.emplace_back("Python", inv.python.probed ? opt(inv.python.version) : std::string("not probed"));
+  rows.emplace_back("PyTorch", torch);
+  std::string out = "<section id=\"machine\">\n<h2>This machine</h2>\n" + kv_table(rows);
+  if (inv.gpus.empty()) {
+    out += "<p class=\"empty-note\">No GPU found: no PCI display device and no driver reported one.</p>\n";
+  } else {
+    std::vector<std::vector<std::string>> g;
+    for (const auto& gpu : inv.gpus)
+      g.push_back({std::to_string(gpu.index), gpu.name, gpu.vendor, opt(gpu.compute_capability, "–"),
+                   bytes(gpu.memory_total_bytes), gpu.memory_free_bytes ? units::format_bytes(*gpu.memory_free_bytes) : "–",
+                   opt(gpu.kernel_driver, "none"), opt(gpu.pci_bus_id, "–")});
+    out += "<h3>GPUs</h3>\n" + table({"#", "name", "vendor", "compute capability", "memory", "free", "kernel driver", "PCI bus"}, g);
+  }
+  out += "<details><summary>Everything gpuscout found</summary>\n<pre>" + h(render_inventory_text(inv, TextStyle{})) +
+         "</pre></details>\n";
+  return out + "</section>\n";
+}
+
+std::string bench_tables(const BenchRun& run) {
+  std::string out;
+  const json& cpu = run.doc.contains("cpu") ? run.doc["cpu"] : json();
+  if (cpu.is_object()) {
+    std::vector<std::vector<std::string>> rows;
+    const json& gemm = cpu.contains("gemm") ? cpu["gemm"] : json();
+    if (gemm.is_array())
+      for (const auto& g : gemm) {
+        const auto eff = num(g, "efficiency");
+        rows.push_back({"CPU", str(g, "dtype"), fixed(num(g, "n"), 0), fixed(num(g, "gflops"), 1, " GFLOP/s"),
+                        eff ? fmt::format("{:.0f}%", *eff * 100) : "–",
+                        g.is_object() && g.value("ok", false) ? "ok" : "WRONG"});
+      }
+    for (const auto& gpu : run.doc.value("gpus", json::array()))
+      for (const auto& g : gpu.value("gemm", json::array())) {
+        const auto eff = num(g, "efficiency");
+        const std::string status = str(g, "status");
+        rows.push_back({fmt::format("GPU {}", fixed(num(gpu, "index"), 0)), str(g, "dtype"), fixed(num(g, "n"), 0),
+                        status == "ok" ? fixed(num(g, "tflops"), 1, " TFLOP/s") : status,
+                        eff ? fmt::format("{:.0f}%", *eff * 100) : "–",
+                        status != "ok" ? "–" : g.value("ok", false) ? "ok" : "WRONG"});
+      }
+    if (!rows.empty())
+      out += "<details><summary>GEMM figures</summary>\n" +
+             table({"device", "precision", "n", "rate", "of peak", "check"}, rows, "numbers") + "</details>\n";
+  }
+  std::vector<std::string> notes = json_strings(run.doc, "notes");
+  for (const auto& n : json_strings(cpu, "notes")) notes.push_back("CPU: " + n);
+  for (const auto& gpu : run.doc.value("gpus", json::array()))
+    for (const auto& n : json_strings(gpu, "notes")) notes.push_back(fmt::format("GPU {}: {}", fixed(num(gpu, "index"), 0), n));
+  return out + notes_list(notes);
+}
+
+std::string memory_section(const MemoryPlans& m, const std::vector<ChartSpec>& charts) {
+  std::string out = "<section id=\"memory\">\n<h2>How big a model fits</h2>\n";
+  if (m.gpus.empty()) {
+    for (const auto& c : charts) out += figure(c);
+    return out + "</section>\n";
+  }
+  std::vector<std::vector<std::string>> rows;
+  auto count = [](uint64_t n) { return n == 0 ? std::string("none") : units::format_count(n); };
+  for (size_t i = 0; i < m.gpus.size() && i < m.largest.size(); ++i) {
+    const auto& t = m.largest[i];
+    rows.push_back({fmt::format("{} ({} {})", m.gpus[i].gpu, units::format_bytes(t.capacity_bytes), m.gpus[i].basis),
+                    count(t.infer_fp16), count(t.infer_int8), count(t.infer_int4), count(t.qlora), count(t.lora),
+                    count(t.train)});
+  }
+  out += "<p>Largest model (parameters) that fits one GPU, at the default context and batch 1:</p>\n" +
+         table({"GPU", "inference 16-bit", "inference int8", "inference int4", "QLoRA", "LoRA", "full training"}, rows,
+               "numbers");
+  out += fmt::format("<p>Bars below: <strong>{}</strong> ({}).</p>\n", h(m.model), h(m.model_reason));
+  for (const auto& c : charts) out += figure(c);
+  return out + "</section>\n";
+}
+
+std::string advice_section(const HtmlInput& in, const std::vector<ChartSpec>& charts) {
+  std::string out = "<section id=\"advice\">\n<h2>What to buy or rent</h2>\n";
+  if (!in.advice) return out + "<p class=\"empty-note\">" + h(in.advice_error) + "</p>\n</section>\n";
+  const auto& a = *in.advice;
+  out += fmt::format("<p>Goal <strong>{}</strong>, memory need {} ({}){}; catalogue {}, rental prices {}.</p>\n",
+                     h(advise::name(a.goal)), h(units::format_bytes(a.need_bytes)), h(a.need_basis),
+                     a.budget_usd ? h(fmt::format(", budget {:.0f} USD", *a.budget_usd)) : std::string(", no budget given"),
+                     h(a.catalogue_date), h(a.prices_date));
+  for (const auto& c : charts) out += figure(c);
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& r : a.recommendations)
+    rows.push_back({r.gpu ? r.gpu->name : "?", r.gpu && r.gpu->memory_bytes ? units::format_bytes(*r.gpu->memory_bytes) : "?",
+                    fmt::format("{:.0f} USD", r.price_usd), r.price_basis, fmt::format("{:.1f}", r.metric),
+                    fmt::format("{:.1f}", r.score)});
+  if (!rows.empty())
+    out += table({"card", "memory", "price", "price basis", a.recommendations.front().metric_name, "per 1000 USD"}, rows,
+                 "numbers");
+  std::vector<std::vector<std::string>> rent;
+  for (size_t i = 0; i < a.rent.size() && i < 8; ++i)
+    rent.push_back({a.rent[i].platform, a.rent[i].offer, a.rent[i].gpu,
+                    a.rent[i].usd_per_hour == 0 ? "free" : fmt::format("{:.2f} USD/h", a.rent[i].usd_per_hour)});
+  if (!rent.empty()) out += "<h3>Rent instead</h3>\n" + table({"platform", "offer", "GPU", "price"}, rent, "numbers");
+  if (!a.break_even_text.empty()) out += "<p>" + h(a.break_even_text) + "</p>\n";
+  out += notes_list(a.notes);
+  out += notes_list(a.warnings, "warnings");
+  return out + "</section>\n";
+}
+
+constexpr std::string_view kStyle = R"CSS(
+:root { --fg:#1b1b1b; --muted:#5a5a5a; --line:#d8d8d8; --ok:#1a7f37; --warn:#9a6700; --bad:#cf222e; }
+* { box-sizing: border-box; }
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK SC", sans-serif;
+       color: var(--fg); margin: 0 auto; max-width: 1100px; padding: 1.2rem 1.5rem 3rem; }
+h1 { margin: 0 0 .2rem; font-size: 1.7rem; } h2 { border-bottom: 2px solid var(--line); padding-bottom: .2rem; margin-top: 2.2rem; }
+.meta, figcaption, .notes { color: var(--muted); }
+nav a { margin-right: 1rem; }
+table { border-collapse: collapse; margin: .6rem 0 1rem; width: 100%; }
+th, td { border-bottom: 1px solid var(--line); padding: .28rem .5rem; text-align: left; vertical-align: top; }
+table.kv th { width: 11rem; color: var(--muted); font-weight: 600; }
+table.numbers td { font-variant-numeric: tabular-nums; }
+.status { display: inline-block; font-weight: 700; font-size: 1.15rem; padding: .15rem .7rem; border-radius: 4px; color: #fff; }
+.status.ok { background: var(--ok); } .status.warn { background: var(--warn); } .status.bad { background: var(--bad); }
+tr.error td:first-child { color: var(--bad); font-weight: 700; } tr.warning td:first-child { color: var(--warn); font-weight: 700; }
+code { background: #f3f3f3; padding: .05rem .3rem; border-radius: 3px; word-break: break-all; }
+pre { background: #f6f6f6; padding: .8rem; overflow-x: auto; font-size: .85rem; }
+figure.chart { margin: 1rem 0 1.6rem; break-inside: avoid; page-break-inside: avoid; }
+.canvas-box { position: relative; width: 100%; }
+.empty-note { border: 1px dashed var(--line); padding: .8rem 1rem; color: var(--muted); }
+.chart-error { color: var(--bad); }
+ul.warnings li { color: var(--warn); }
+footer { margin-top: 3rem; color: var(--muted); font-size: .85rem; }
+@media print {
+  body { max-width: none; padding: 0; font-size: 11pt; }
+  nav, .noprint { display: none; }
+  details > summary { display: none; }
+  section { break-before: auto; }
+  a { color: inherit; text-decoration: none; }
+}
+)CSS";
+
+// Runs before Chart.js, so an error anywhere on the page is recorded for the browser test.
+constexpr std::string_view kErrorRecorder =
+    "window.gpuscoutReport = { done: false, charts: 0, errors: [] };\n"
+    "window.addEventListener('error', function (e) { window.gpuscoutReport.errors.push(String(e.message)); });\n";
+
+// Draws every chart from the JSON block, and records what happened in window.gpuscoutReport (the browser test
+// reads it). The one plugin draws a limit line (a card's memory) on a horizontal scale with the chart's own scale.
+constexpr std::string_view kScript = R"JS(
+(function () {
+  'use strict';
+  var state = window.gpuscoutReport;
+  var limitLine = {
+    id: 'gsLimit',
+    afterDatasetsDraw: function (chart, args, opts) {
+      if (!opts || typeof opts.value !== 'number' || !chart.scales.x) return;
+      var area = chart.chartArea, x = chart.scales.x.getPixelForValue(opts.value), ctx = chart.ctx;
+      if (x < area.left || x > area.right) return;
+      ctx.save();
+      ctx.strokeStyle = '#cf222e'; ctx.lineWidth = 2; ctx.setLineDash([6, 4]);
+      ctx.beginPath(); ctx.moveTo(x, area.top); ctx.lineTo(x, area.bottom); ctx.stroke();
+      ctx.setLineDash([]); ctx.fillStyle = '#cf222e'; ctx.font = '12px sans-serif';
+      var right = x > area.right - 160;
+      ctx.textAlign = right ? 'right' : 'left';
+      ctx.fillText(String(opts.label || ''), x + (right ? -5 : 5), area.top + 12);
+      ctx.restore();
+    }
+  };
+  try {
+    Chart.register(limitLine);
+    Chart.defaults.devicePixelRatio = Math.max(window.devicePixelRatio || 1, 2);
+    var specs = JSON.parse(document.getElementById('gs-charts').textContent);
+    specs.forEach(function (spec) {
+      var figure = document.getElementById(spec.id);
+      if (!figure || !spec.config) return;
+      var canvas = figure.querySelector('canvas');
+      try {
+        new Chart(canvas, spec.config);
+        state.charts += 1;
+      } catch (e) {
+        state.errors.push(spec.id + ': ' + e.message);
+        var p = document.createElement('p');
+        p.className = 'chart-error';
+        p.textContent = 'This chart could not be drawn: ' + e.message;
+        figure.appendChild(p);
+      }
+    });
+    window.addEventListener('beforeprint', function () {
+      Object.keys(Chart.instances).forEach(function (k) { Chart.instances[k].resize(); });
+    });
+  } catch (e) {
+    state.errors.push(String(e.message));
+  }
+  state.done = true;
+})();
+)JS";
+
+}  // namespace
+
+std::vector<ChartSpec> report_charts(const HtmlInput& in) {
+  std::vector<ChartSpec> out;
+  if (in.bench) {
+    for (auto& c : gemm_charts(*in.bench)) out.push_back(std::move(c));
+    out.push_back(bandwidth_chart(*in.bench));
+    out.push_back(speedup_chart(*in.bench));
+  }
+  if (!in.compare.empty())
+    for (auto& c : compare_charts(in.compare)) out.push_back(std::move(c));
+  if (in.memory.gpus.empty()) {
+    out.push_back(memory_plan_empty(in.memory.empty_reason));
+  } else {
+    for (size_t i = 0; i < in.memory.gpus.size(); ++i) out.push_back(memory_plan_chart(in.memory.gpus[i], static_cast<int>(i)));
+  }
+  if (in.advice) out.push_back(advice_chart(*in.advice));
+  return out;
+}
+
+std::string render_html(const HtmlInput& in) {
+  const auto charts = report_charts(in);
+  auto of_kinds = [&](std::initializer_list<std::string_view> kinds) {
+    std::vector<ChartSpec> out;
+    for (const auto& c : charts)
+      for (auto k : kinds)
+        if (c.kind == k) out.push_back(c);
+    return out;
+  };
+  std::string title = "gpuscout report";
+  if (in.inventory.cpu.model) title += ": " + *in.inventory.cpu.model;
+  if (!in.inventory.gpus.empty()) title += ", " + in.inventory.gpus.front().name;
+
+  std::string page;
+  page.reserve(chartjs_source().size() + 64 * 1024);
+  page += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+  // No network, and only scripts carrying this page's nonce run: an injected <script> could not, even if
+  // escaping ever failed.
+  page += fmt::format("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src "
+                      "'nonce-{0}'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'\">\n",
+                      in.nonce);
+  page += "<meta name=\"generator\" content=\"gpuscout " + h(in.inventory.gpuscout_version) + "\">\n";
+  page += "<title>" + h(title) + "</title>\n<style>" + std::string(kStyle) + "</style>\n</head>\n<body>\n";
+  page += "<header>\n<h1>gpuscout report</h1>\n";
+  page += fmt::format("<p class=\"meta\">Generated {} by gpuscout {}. {}.</p>\n", h(in.generated_at),
+                      h(in.inventory.gpuscout_version), h(in.inventory_source));
+  page += "<nav class=\"noprint\"><a href=\"#verdict\">Verdict</a><a href=\"#machine\">Machine</a>"
+          "<a href=\"#bench\">Benchmark</a>";
+  if (!in.compare.empty()) page += "<a href=\"#compare\">Comparison</a>";
+  page += "<a href=\"#memory\">Model size</a><a href=\"#advice\">Buy or rent</a></nav>\n</header>\n";
+
+  page += verdict_section(in.verdict);
+  page += machine_section(in.inventory, in.inventory_source);
+
+  page += "<section id=\"bench\">\n<h2>How fast is it</h2>\n";
+  if (in.bench) {
+    page += "<p class=\"meta\">" + h(in.bench_source) + "</p>\n";
+    for (const auto& c : of_kinds({"gemm", "speedup", "bandwidth"})) page += figure(c);
+    page += bench_tables(*in.bench);
+  } else {
+    page += "<p class=\"empty-note\">" + h(in.bench_source) + "</p>\n";
+  }
+  page += "</section>\n";
+
+  if (!in.compare.empty()) {
+    page += "<section id=\"compare\">\n<h2>Saved runs side by side</h2>\n";
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& r : in.compare) {
+      std::vector<std::string> gpus;
+      if (r.doc.contains("gpus") && r.doc["gpus"].is_array())
+        for (const auto& g : r.doc["gpus"]) gpus.push_back(str(g, "name"));
+      const std::string cpu = r.doc.contains("cpu") ? str(r.doc["cpu"], "model") : std::string();
+      rows.push_back({r.label, str(r.doc, "collected_at"), cpu.empty() ? "–" : cpu,
+                      gpus.empty() ? "no GPU" : fmt::format("{}", fmt::join(gpus, ", "))});
+    }
+    page += table({"run", "collected", "CPU", "GPUs"}, rows);
+    for (const auto& c : of_kinds({"compare-gemm", "compare-bandwidth", "compare-speedup"})) page += figure(c);
+    page += "</section>\n";
+  }
+
+  page += memory_section(in.memory, of_kinds({"memory-plan"}));
+  page += advice_section(in, of_kinds({"advice"}));
+
+  page += fmt::format("<footer>Charts drawn with Chart.js {} (MIT License, https://www.chartjs.org), embedded in this "
+                      "file: the page loads nothing from the network. Figures come from gpuscout's probes, its "
+                      "benchmark and its dated data tables; see the gpuscout documentation for each method.</footer>\n",
+                      h(chartjs_version()));
+
+  ChartJson specs = ChartJson::array();
+  for (const auto& c : charts) {
+    if (c.empty_note) continue;
+    specs.push_back({{"id", c.id}, {"kind", c.kind}, {"config", c.config}});
+  }
+  page += "<script type=\"application/json\" id=\"gs-charts\">" + json_for_script(specs) + "</script>\n";
+  page += fmt::format("<script nonce=\"{}\">\n{}</script>\n", in.nonce, kErrorRecorder);
+  page += fmt::format("<script nonce=\"{}\">\n", in.nonce);
+  page += chartjs_source();
+  page += "\n</script>\n";
+  page += fmt::format("<script nonce=\"{}\">{}</script>\n", in.nonce, kScript);
+  page += "</body>\n</html>\n";
+  return page;
+}
+
+}  // namespace gpuscout::report

@@ -1,0 +1,184 @@
+// `gpuscout report` end to end: the HTML page and the Markdown block from recorded machines and saved
+// benchmarks, and bad input (exit 2, nothing partial left). It also writes the pages the headless-browser test
+// (tests/browser/check_report.py, CTest browser.*) opens, under <build>/browser/.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "e2e_support.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kBenchDir = std::string(GPUSCOUT_SOURCE_DIR) + "/tests/fakes/bench";
+const std::string kGpuBench = kBenchDir + "/rtx4090-fake-plugin.json";
+const std::string kCpuBench = kBenchDir + "/cpu-only-zen5-vm.json";
+
+std::string read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string browser_dir() {
+  const std::string dir = std::string(GPUSCOUT_BINARY_DIR) + "/browser";
+  fs::create_directories(dir);
+  return dir;
+}
+
+size_t count(const std::string& hay, std::string_view needle) {
+  size_t n = 0;
+  for (size_t at = hay.find(needle); at != std::string::npos; at = hay.find(needle, at + 1)) ++n;
+  return n;
+}
+
+std::vector<std::string> entries(const std::string& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(dir)) out.push_back(e.path().filename().string());
+  return out;
+}
+
+}  // namespace
+
+TEST(Report, HtmlForAGpuMachineWithItsBenchmark) {
+  const std::string out = browser_dir() + "/gpu-machine.html";
+  fs::remove(out);
+  const auto r = e2e::run_gpuscout({"report", "--html", out, "--no-python", "--bench", kGpuBench, "--budget", "2000"},
+                                   e2e::fake_driver_env("rtx4090"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("report written to"), std::string::npos);
+  const std::string page = read(out);
+  ASSERT_FALSE(page.empty());
+  EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_NE(page.find("</html>"), std::string::npos);
+  for (const char* id : {"id=\"verdict\"", "id=\"machine\"", "id=\"bench\"", "id=\"memory\"", "id=\"advice\"",
+                         "id=\"gemm-cpu\"", "id=\"gemm-gpu-0\"", "id=\"bandwidth\"", "id=\"speedup\"",
+                         "id=\"memory-plan-0\"", "id=\"advice\""})
+    EXPECT_NE(page.find(id), std::string::npos) << id;
+  EXPECT_NE(page.find("NVIDIA GeForce RTX 4090"), std::string::npos);
+  EXPECT_EQ(count(page, "class=\"chart empty\""), 0u);
+  EXPECT_NE(page.find("within 2000 USD"), std::string::npos);
+}
+
+TEST(Report, HtmlForAMachineWithoutGpuSaysSo) {
+  const std::string out = browser_dir() + "/no-gpu.html";
+  fs::remove(out);
+  const auto r = e2e::run_gpuscout({"report", "--html", out, "--no-python", "--bench", kCpuBench},
+                                   e2e::sysroot_env("no-gpu-vm"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string page = read(out);
+  EXPECT_NE(page.find("id=\"gemm-cpu\""), std::string::npos);
+  EXPECT_NE(page.find("No GPU found"), std::string::npos);
+  EXPECT_NE(page.find("class=\"chart empty\" data-chart=\"gemm\" id=\"gemm-gpu\""), std::string::npos);
+  EXPECT_NE(page.find("class=\"chart empty\" data-chart=\"memory-plan\""), std::string::npos);
+  EXPECT_NE(page.find("class=\"chart empty\" data-chart=\"speedup\""), std::string::npos);
+}
+
+TEST(Report, CompareDrawsSavedRunsSideBySide) {
+  const std::string out = browser_dir() + "/compare.html";
+  fs::remove(out);
+  const auto r = e2e::run_gpuscout({"report", "--html", out, "--no-python", "--compare", kCpuBench, kGpuBench},
+                                   e2e::sysroot_env("no-gpu-vm"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string page = read(out);
+  for (const char* id : {"id=\"compare\"", "id=\"compare-gemm\"", "id=\"compare-bandwidth\"", "id=\"compare-speedup\""})
+    EXPECT_NE(page.find(id), std::string::npos) << id;
+  EXPECT_NE(page.find("cpu-only-zen5-vm.json"), std::string::npos);
+  EXPECT_NE(page.find("rtx4090-fake-plugin.json"), std::string::npos);
+}
+
+TEST(Report, UsesTheLastBenchOfThisMachineAndNeverForAnotherOne) {
+  const std::string state = e2e::temp_dir();
+  fs::copy_file(kGpuBench, state + "/last-bench.json");
+  const std::string out = e2e::temp_dir() + "/r.html";
+  auto r = e2e::run_gpuscout({"report", "--html", out, "--no-python"},
+                             e2e::merge({e2e::fake_driver_env("rtx4090"), {{"GPUSCOUT_STATE_DIR", state}}}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(read(out).find("The last `gpuscout bench` of this machine"), std::string::npos);
+  EXPECT_NE(read(out).find("id=\"gemm-gpu-0\""), std::string::npos);
+
+  const auto saved = e2e::run_gpuscout({"info", "--json", "--no-python"}, e2e::sysroot_env("no-gpu-vm"));
+  ASSERT_EQ(saved.exit_code, 0);
+  const std::string inv = e2e::temp_dir() + "/inv.json";
+  std::ofstream(inv) << saved.out;
+  r = e2e::run_gpuscout({"report", "--html", out, "--from", inv}, {{"GPUSCOUT_STATE_DIR", state}});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(read(out).find("with --from, pass that machine"), std::string::npos);
+  EXPECT_EQ(read(out).find("id=\"gemm-gpu-0\""), std::string::npos);
+}
+
+TEST(Report, BenchKeepsItsLastResultForTheReport) {
+  const std::string state = e2e::temp_dir() + "/state";
+  const auto r = e2e::run_gpuscout({"bench", "--device", "cpu", "--size", "64", "--dtype", "fp32"},
+                                   {{"GPUSCOUT_STATE_DIR", state}}, 120000);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(read(state + "/last-bench.json").find("\"schema\": \"gpuscout.bench/1\""), std::string::npos);
+}
+
+TEST(Report, MarkdownIsTheDefaultAndPrintsTheVersionsAndGpus) {
+  const auto r = e2e::run_gpuscout({"report", "--no-python"}, e2e::fake_driver_env("rtx4090"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("RTX 4090"), std::string::npos);
+  EXPECT_NE(r.out.find("8.9"), std::string::npos);
+  EXPECT_NE(r.out.find("gpuscout"), std::string::npos);
+  const auto file = e2e::temp_dir() + "/issue.md";
+  const auto w = e2e::run_gpuscout({"report", "--markdown", file, "--no-python"}, e2e::fake_driver_env("rtx4090"));
+  ASSERT_EQ(w.exit_code, 0) << w.err;
+  EXPECT_EQ(read(file), r.out);
+}
+
+TEST(Report, MarkdownLeavesOutTheHomeFolderAndUserUnlessAsked) {
+  // The fake torch lives under a folder named like a home; the report must not show it.
+  const std::string home = e2e::temp_dir() + "/home/alice";
+  fs::create_directories(home);
+  const std::string user = "alicewonder";
+  const auto env = e2e::merge({e2e::fake_driver_env("rtx4090"), {{"HOME", home}, {"USER", user}, {"LOGNAME", user}}});
+  auto r = e2e::run_gpuscout({"report", "--markdown", "--no-python"}, env);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find(home), std::string::npos);
+  EXPECT_EQ(r.out.find("GPU-"), std::string::npos);  // NVML UUIDs look like GPU-xxxxxxxx-...
+}
+
+TEST(Report, BadInputNamesTheInputAndLeavesNothingBehind) {
+  const std::string dir = e2e::temp_dir();
+  const std::string out = dir + "/out.html";
+  std::ofstream(dir + "/broken.json") << "{\"schema\": \"gpuscout.bench/1\", ";
+  std::ofstream(dir + "/other.json") << "{\"schema\": \"gpuscout.inventory/1\"}";
+
+  struct Case {
+    std::vector<std::string> args;
+    std::string says;
+  };
+  const std::vector<Case> cases = {
+      {{"--bench", dir + "/missing.json"}, "missing.json"},
+      {{"--bench", dir + "/broken.json"}, "broken.json"},
+      {{"--bench", dir + "/other.json"}, "other.json"},
+      {{"--compare", kGpuBench}, "two or more"},
+      {{"--compare", kGpuBench, dir + "/broken.json"}, "broken.json"},
+      {{"--model", "no-such-model-xyz"}, "no-such-model-xyz"},
+      {{"--budget", "-5"}, "--budget"},
+      {{"--goal", "fun"}, "--goal"},
+      {{"--from", dir + "/missing-inventory.json"}, "missing-inventory.json"},
+  };
+  for (const auto& c : cases) {
+    std::vector<std::string> args = {"report", "--html", out, "--no-python"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const auto r = e2e::run_gpuscout(args);
+    EXPECT_EQ(r.exit_code, 2) << c.args.front() << ": " << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(fs::exists(out));
+
+  // An output that cannot be written: exit 2, the path named, no temporary file left.
+  const auto r = e2e::run_gpuscout({"report", "--html", dir + "/no/such/dir/out.html", "--no-python"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no/such/dir/out.html"), std::string::npos) << r.err;
+  const auto ro = e2e::run_gpuscout({"report", "--markdown", "/proc/version", "--no-python"});
+  EXPECT_EQ(ro.exit_code, 2);
+  const auto left = entries(dir);
+  EXPECT_EQ(left.size(), 2u) << "left behind: " << ::testing::PrintToString(left);
+}
