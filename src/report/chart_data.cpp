@@ -98,13 +98,13 @@ ChartJson gemm_config(const std::map<std::string, std::vector<std::pair<double, 
     for (const auto& [x, y] : pts) data.push_back({{"x", x}, {"y", round3(y)}});
     const std::string color = dtype_color(d);
     datasets.push_back({{"label", std::string(d)}, {"data", data}, {"borderColor", color},
-                        {"backgroundColor", color}, {"pointRadius", 4}, {"borderWidth", 2}, {"showLine", true}});
+                        {"backgroundColor", color}, {"pointRadius", 4}, {"borderWidth", 2}, {"showLine", true}, {"fill", false}});
     if (const auto pk = peaks.find(std::string(d)); pk != peaks.end()) {
       datasets.push_back({{"label", fmt::format("{} {}", d, peak_name)},
                           {"data", ChartJson::array({{{"x", 0}, {"y", round3(pk->second)}},
                                                      {{"x", x_max}, {"y", round3(pk->second)}}})},
                           {"borderColor", color}, {"backgroundColor", color}, {"borderDash", {6, 4}},
-                          {"pointRadius", 0}, {"borderWidth", 1.5}, {"showLine", true}});
+                          {"pointRadius", 0}, {"borderWidth", 1.5}, {"showLine", true}, {"fill", false}});
     }
   }
   ChartJson options = base_options();

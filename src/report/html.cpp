@@ -241,6 +241,7 @@ table.numbers td { font-variant-numeric: tabular-nums; }
 .status.ok { background: var(--ok); } .status.warn { background: var(--warn); } .status.bad { background: var(--bad); }
 tr.error td:first-child { color: var(--bad); font-weight: 700; } tr.warning td:first-child { color: var(--warn); font-weight: 700; }
 code { background: #f3f3f3; padding: .05rem .3rem; border-radius: 3px; word-break: break-all; }
+table.findings td:nth-child(2) code { white-space: nowrap; word-break: normal; }
 pre { background: #f6f6f6; padding: .8rem; overflow-x: auto; font-size: .85rem; }
 figure.chart { margin: 1rem 0 1.6rem; break-inside: avoid; page-break-inside: avoid; }
 .canvas-box { position: relative; width: 100%; }

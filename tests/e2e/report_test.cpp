@@ -132,15 +132,28 @@ TEST(Report, MarkdownIsTheDefaultAndPrintsTheVersionsAndGpus) {
 }
 
 TEST(Report, MarkdownLeavesOutTheHomeFolderAndUserUnlessAsked) {
-  // The fake torch lives under a folder named like a home; the report must not show it.
-  const std::string home = e2e::temp_dir() + "/home/alice";
-  fs::create_directories(home);
+  // Python lives in a virtual environment under the user's home, as it often does; its path is in the inventory.
+  const std::string home = e2e::temp_dir() + "/home/alicewonder";
+  fs::create_directories(home + "/venv/bin");
+  fs::create_symlink("/usr/bin/python3", home + "/venv/bin/python3");
   const std::string user = "alicewonder";
-  const auto env = e2e::merge({e2e::fake_driver_env("rtx4090"), {{"HOME", home}, {"USER", user}, {"LOGNAME", user}}});
-  auto r = e2e::run_gpuscout({"report", "--markdown", "--no-python"}, env);
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out.find(home), std::string::npos);
-  EXPECT_EQ(r.out.find("GPU-"), std::string::npos);  // NVML UUIDs look like GPU-xxxxxxxx-...
+  const auto env = e2e::merge({e2e::fake_driver_env("rtx4090"), e2e::fake_torch_env("cu121-ok"),
+                               {{"HOME", home}, {"USER", user}, {"LOGNAME", user},
+                                {"GPUSCOUT_PYTHON", home + "/venv/bin/python3"}}});
+  const auto shared = e2e::run_gpuscout({"report", "--markdown"}, env);
+  ASSERT_EQ(shared.exit_code, 0) << shared.err;
+  EXPECT_EQ(shared.out.find(home), std::string::npos) << shared.out;
+  EXPECT_EQ(shared.out.find(user), std::string::npos) << shared.out;
+  EXPECT_EQ(shared.out.find("GPU-"), std::string::npos);  // NVML UUIDs look like GPU-xxxxxxxx-...
+  // The same run with --include-private shows them: the test above can fail.
+  const auto mine = e2e::run_gpuscout({"report", "--markdown", "--include-private"}, env);
+  ASSERT_EQ(mine.exit_code, 0) << mine.err;
+  EXPECT_NE(mine.out.find(user), std::string::npos) << mine.out;
+  EXPECT_NE(mine.out.find("GPU-"), std::string::npos) << mine.out;
+  // The HTML page follows the same rule.
+  const std::string page = e2e::temp_dir() + "/p.html";
+  ASSERT_EQ(e2e::run_gpuscout({"report", "--html", page}, env).exit_code, 0);
+  EXPECT_EQ(read(page).find(user), std::string::npos);
 }
 
 TEST(Report, BadInputNamesTheInputAndLeavesNothingBehind) {
