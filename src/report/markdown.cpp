@@ -1,0 +1,291 @@
+#include "report/markdown.hpp"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "core/units.hpp"
+
+// Plain GitHub-flavoured Markdown, no <details> wrapper: headings, tables and lists render on GitHub, GitLab,
+// Discourse (discuss.pytorch.org), Stack Overflow and Reddit alike and stay readable where nothing renders,
+// while raw HTML shows as literal tags wherever a site does not allow it. The block is short enough not to need
+// folding, and the verdict should be seen without a click.
+namespace gpuscout::report {
+namespace {
+
+using Row = std::pair<std::string, std::string>;  // label, value (unescaped)
+
+constexpr std::string_view kNotProbed = "not probed (--no-python)";
+
+std::string gib(uint64_t bytes) { return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / units::GiB); }
+
+std::string reason(std::string_view absent, const std::optional<ProbeError>& error) {
+  if (!error) return std::string(absent);
+  return fmt::format("{} ({}: {})", absent, error->what, error->message);
+}
+std::string reason(std::string_view absent, const std::vector<ProbeError>& errors) {
+  return errors.empty() ? std::string(absent) : reason(absent, std::optional<ProbeError>(errors.front()));
+}
+
+std::string table_row(const std::vector<std::string>& cells) {
+  std::string out = "|";
+  for (const auto& c : cells) out += " " + escape_markdown(c) + " |";
+  return out + "\n";
+}
+
+std::string table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {
+  std::string out = table_row(header) + "|";
+  for (size_t i = 0; i < header.size(); ++i) out += "---|";
+  out += "\n";
+  for (const auto& r : rows) out += table_row(r);
+  return out + "\n";
+}
+
+/// A fenced block longer than any run of backticks inside, so the text cannot close it.
+std::string code_block(std::string_view code) {
+  size_t run = 0;
+  size_t longest = 0;
+  for (const char c : code) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  const std::string fence(std::max<size_t>(3, longest + 1), '`');
+  return fmt::format("{}sh\n{}\n{}\n\n", fence, code, fence);
+}
+
+// ---- the versions table ----
+
+std::string os_value(const OsInfo& os) {
+  if (os.pretty_name) return *os.pretty_name;
+  if (os.id) return fmt::format("{} {}", *os.id, os.version_id.value_or(""));
+  return reason("not found", os.errors);
+}
+
+std::string isolation_value(const OsInfo& os) {
+  std::vector<std::string> parts;
+  if (os.wsl) parts.emplace_back("WSL2");
+  if (os.container) parts.push_back("container: " + *os.container);
+  if (os.virtualization && *os.virtualization != "wsl") parts.push_back("VM: " + *os.virtualization);
+  return parts.empty() ? "none detected (bare metal)" : fmt::format("{}", fmt::join(parts, ", "));
+}
+
+std::string platform_value(const PlatformInfo& p) {
+  std::string out = p.kind;
+  if (p.notebook) out += ", " + *p.notebook + " notebook";
+  if (p.cloud) out += ", cloud " + *p.cloud;
+  if (p.system_vendor || p.product_name)
+    out += fmt::format(" ({}{}{})", p.system_vendor.value_or(""), p.system_vendor && p.product_name ? " " : "",
+                       p.product_name.value_or(""));
+  return out;
+}
+
+std::string count(const std::optional<int>& n) { return n ? std::to_string(*n) : "?"; }
+
+std::string cpu_value(const CpuInfo& cpu) {
+  std::string out = fmt::format("{}, {} cores / {} threads ({})", cpu.model.value_or("unknown model"),
+                                count(cpu.physical_cores), count(cpu.logical_cpus), cpu.arch);
+  if (cpu.cpu_quota) out += fmt::format(", container quota {:.1f} CPUs", *cpu.cpu_quota);
+  return out;
+}
+
+std::string ram_value(const MemoryInfo& mem) {
+  if (!mem.total_bytes) return reason("not found", mem.errors);
+  std::string out = gib(*mem.total_bytes);
+  if (mem.cgroup_limit_bytes) out += fmt::format(" (container limit {})", gib(*mem.cgroup_limit_bytes));
+  return out;
+}
+
+std::string driver_value(const NvidiaInfo& nv) {
+  if (nv.driver_version) {
+    if (nv.kernel_module_version && *nv.kernel_module_version != *nv.driver_version)
+      return fmt::format("{} (kernel module {})", *nv.driver_version, *nv.kernel_module_version);
+    return *nv.driver_version;
+  }
+  if (nv.kernel_module_version)
+    return reason("kernel module " + *nv.kernel_module_version + ", NVML not working", nv.error);
+  return reason("not found", nv.error);
+}
+
+std::string driver_cuda_value(const Inventory& inv) {
+  if (inv.nvidia.cuda_driver_version) return *inv.nvidia.cuda_driver_version;
+  if (inv.cuda.driver_version) return *inv.cuda.driver_version;
+  return "n/a (no NVIDIA driver)";
+}
+
+std::string cuda_api_value(const CudaInfo& cuda) {
+  if (cuda.available) return fmt::format("works, {} device(s)", cuda.device_count);
+  return reason(cuda.library_found ? "not working" : "libcuda.so.1 not found", cuda.error);
+}
+
+std::string nvcc_value(const ToolkitInfo& tk) {
+  if (!tk.nvcc_version) return reason("not found (PyTorch wheels do not need it)", tk.errors);
+  return tk.nvcc_path ? fmt::format("{} ({})", *tk.nvcc_version, *tk.nvcc_path) : *tk.nvcc_version;
+}
+
+std::string python_value(const PythonInfo& py) {
+  if (!py.probed) return std::string(kNotProbed);
+  if (!py.version) return reason("not found", py.error);
+  return py.executable ? fmt::format("{} ({})", *py.version, *py.executable) : *py.version;
+}
+
+/// Why there is no TorchInfo.
+std::string torch_absent(const PythonInfo& py) {
+  if (!py.probed) return std::string(kNotProbed);
+  if (!py.version) return "n/a (no Python)";
+  if (py.error) return reason("not importable", py.error);
+  return "not installed";
+}
+
+std::string torch_built_with(const TorchInfo& t) {
+  if (t.cuda) return "CUDA " + *t.cuda;
+  if (t.hip) return "ROCm (HIP " + *t.hip + ")";
+  return "CPU build (no CUDA)";
+}
+
+std::string torch_available(const TorchInfo& t) {
+  return t.cuda_available ? fmt::format("True ({} device(s))", t.device_count) : "False";
+}
+
+void add_torch_rows(const Inventory& inv, std::vector<Row>& rows) {
+  rows.emplace_back("PyTorch", inv.torch ? inv.torch->version : torch_absent(inv.python));
+  if (!inv.torch) {
+    for (const char* label :
+         {"PyTorch built with", "cuDNN PyTorch uses", "torch.cuda.is_available()", "PyTorch arch list"})
+      rows.emplace_back(label, "n/a");
+    return;
+  }
+  const TorchInfo& t = *inv.torch;
+  rows.emplace_back("PyTorch built with", torch_built_with(t));
+  rows.emplace_back("cuDNN PyTorch uses", t.cudnn_version.value_or("n/a"));
+  rows.emplace_back("torch.cuda.is_available()", torch_available(t));
+  rows.emplace_back("PyTorch arch list",
+                    t.arch_list.empty() ? "n/a" : fmt::format("{}", fmt::join(t.arch_list, " ")));
+}
+
+std::vector<Row> version_rows(const Inventory& inv) {
+  std::vector<Row> rows = {
+      {"gpuscout", inv.gpuscout_version.empty() ? "unknown" : inv.gpuscout_version},
+      {"OS", os_value(inv.os)},
+      {"kernel", inv.os.kernel.value_or("not found")},
+      {"container / VM / WSL", isolation_value(inv.os)},
+      {"platform", platform_value(inv.platform)},
+      {"CPU", cpu_value(inv.cpu)},
+      {"RAM", ram_value(inv.memory)},
+      {"NVIDIA driver", driver_value(inv.nvidia)},
+      {"CUDA the driver supports", driver_cuda_value(inv)},
+      {"CUDA driver API", cuda_api_value(inv.cuda)},
+      {"CUDA toolkit (nvcc)", nvcc_value(inv.toolkit)},
+      {"cuDNN (system)", inv.toolkit.cudnn_version.value_or("not found")},
+      {"Python", python_value(inv.python)},
+  };
+  add_torch_rows(inv, rows);
+  if (inv.hostname) rows.emplace_back("hostname", *inv.hostname);  // only there with include_private
+  return rows;
+}
+
+std::string versions_section(const Inventory& inv) {
+  std::vector<std::vector<std::string>> rows;
+  for (auto& [label, value] : version_rows(inv)) rows.push_back({std::move(label), std::move(value)});
+  return table({"component", "version"}, rows);
+}
+
+std::string torch_warnings_section(const Inventory& inv) {
+  if (!inv.torch || inv.torch->warnings.empty()) return "";
+  std::string out = "PyTorch warned:\n\n";
+  for (const auto& w : inv.torch->warnings) out += "- " + escape_markdown(w) + "\n";
+  return out + "\n";
+}
+
+// ---- the GPU table ----
+
+std::string capability_value(const Gpu& g) {
+  if (!g.compute_capability) return "n/a";
+  return g.architecture ? fmt::format("{} ({})", *g.compute_capability, *g.architecture) : *g.compute_capability;
+}
+
+std::vector<std::string> gpu_row(const Gpu& g, bool with_uuid) {
+  std::vector<std::string> row = {std::to_string(g.index),
+                                  g.name,
+                                  g.vendor,
+                                  capability_value(g),
+                                  g.memory_total_bytes ? gib(*g.memory_total_bytes) : "n/a",
+                                  g.cuda_index ? fmt::format("cuda:{}", *g.cuda_index) : "n/a",
+                                  g.kernel_driver.value_or("none"),
+                                  g.pci_bus_id.value_or("n/a")};
+  if (with_uuid) row.push_back(g.uuid.value_or("n/a"));
+  return row;
+}
+
+std::string gpus_section(const Inventory& inv, bool with_uuid) {
+  if (inv.gpus.empty())
+    return fmt::format("**No GPU found**: {}.\n\n",
+                       escape_markdown(reason("PyTorch can only use the CPU on this machine", inv.pci_errors)));
+  std::vector<std::string> header = {"#",    "GPU",           "vendor",    "compute capability",
+                                     "memory", "CUDA device", "kernel driver", "PCI bus id"};
+  if (with_uuid) header.emplace_back("UUID");
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& g : inv.gpus) rows.push_back(gpu_row(g, with_uuid));
+  return table(header, rows);
+}
+
+// ---- the verdict ----
+
+template <typename Say>
+std::string verdict_section(const diagnose::Verdict& v, const Say& say) {
+  std::string out = fmt::format("**Verdict: {}**, device for training scripts: {}\n\n", escape_markdown(v.status),
+                                escape_markdown(v.device));
+  if (v.findings.empty()) out += "- no findings\n";
+  for (const auto& f : v.findings) {
+    out += fmt::format("- **{}** {}: {}\n", escape_markdown(f.severity), escape_markdown(f.code),
+                       escape_markdown(say(f.message)));
+    if (!f.fix.empty()) out += fmt::format("  - fix: {}\n", escape_markdown(say(f.fix)));
+  }
+  out += "\n";
+  if (v.pip_install) out += "PyTorch for this machine:\n\n" + code_block(say(*v.pip_install));
+  return out;
+}
+
+std::string heading(const Inventory& inv) {
+  const std::string version = inv.gpuscout_version.empty() ? "(version unknown)" : inv.gpuscout_version;
+  return fmt::format("### gpuscout {} report, collected {}\n\n", escape_markdown(version),
+                     escape_markdown(inv.collected_at.value_or("at an unknown time")));
+}
+
+}  // namespace
+
+std::string escape_markdown(std::string_view text) {
+  static constexpr std::string_view kSpecial = "\\`*_[]<>#|~&$";
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) {
+      out += ' ';
+      continue;
+    }
+    if (kSpecial.find(c) != std::string_view::npos) out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::string render_markdown(const Inventory& inventory, const diagnose::Verdict& verdict,
+                            const MarkdownOptions& options, const PrivacyContext& ctx) {
+  const bool keep = options.include_private;
+  const Inventory shown = keep ? inventory : redact_inventory(inventory, ctx);
+  const auto say = [&](std::string_view s) { return keep ? std::string(s) : redact_text(s, ctx); };
+  std::string out = heading(shown);
+  out += versions_section(shown);
+  out += torch_warnings_section(shown);
+  out += gpus_section(shown, keep);
+  out += verdict_section(verdict, say);
+  out += keep ? "_Made with gpuscout report --markdown --include-private._\n"
+              : "_Made with gpuscout report --markdown; user and host names, home paths and serial numbers are left "
+                "out._\n";
+  return out;
+}
+
+}  // namespace gpuscout::report
