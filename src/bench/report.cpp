@@ -280,8 +280,9 @@ std::string render_text(const BenchResult& r) {
     if (s.bf16_speedup) sum += fmt::format("; at bf16 the GPU does {:.0f} x", *s.bf16_speedup);
     line(sum + " (" + s.basis + ")");
     if (s.eight_hours_minutes)
-      line(fmt::format("For GEMM-bound work, a job that takes 8 hours on this CPU takes about {:.0f} minutes on the GPU.",
-                       *s.eight_hours_minutes));
+      line(fmt::format("For GEMM-bound work, a job that takes 8 hours on this CPU takes about {} on the GPU.",
+                       *s.eight_hours_minutes < 1.5 ? fmt::format("{:.0f} seconds", *s.eight_hours_minutes * 60)
+                                                    : fmt::format("{:.0f} minutes", *s.eight_hours_minutes)));
   }
   for (const auto& n : r.notes)
     if (n.rfind("GPU: ", 0) != 0) line("note: " + n);
