@@ -128,7 +128,10 @@ TEST(Report, MarkdownIsTheDefaultAndPrintsTheVersionsAndGpus) {
   const auto file = e2e::temp_dir() + "/issue.md";
   const auto w = e2e::run_gpuscout({"report", "--markdown", file, "--no-python"}, e2e::fake_driver_env("rtx4090"));
   ASSERT_EQ(w.exit_code, 0) << w.err;
-  EXPECT_EQ(read(file), r.out);
+  // The same block (after the heading, which carries the collection time) went to the file.
+  auto body = [](const std::string& md) { return md.substr(std::min(md.size(), md.find('\n'))); };
+  EXPECT_EQ(body(read(file)), body(r.out));
+  EXPECT_GT(body(r.out).size(), 200u);
 }
 
 TEST(Report, MarkdownLeavesOutTheHomeFolderAndUserUnlessAsked) {
