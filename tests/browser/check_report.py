@@ -41,6 +41,7 @@ Checks (done by this script through /execute/sync, not by trusting the page's ow
   at least one data mark (a point, or a bar at least 1 px long) that Chart.js placed inside the plot
   area (Chart.getChart(canvas)): axes and grid lines alone fail;
 * every figure.chart.empty has a non-empty .empty-note text;
+* each --expect-text string appears in document.body.innerText (a name like "<script>" shows as text);
 * the counts equal --expect-charts / --expect-empty when given, and gpuscoutReport.charts equals
   the number of non-empty figures found;
 * window.gpuscoutReport.errors is an empty array;
@@ -164,6 +165,7 @@ document.querySelectorAll('figure.chart').forEach((f, i) => {
   out.figures.push(fig);
 });
 out.resources = performance.getEntriesByType('resource').map(e => e.name);
+out.text = document.body ? document.body.innerText : '';
 const attrs = {script: 'src', link: 'href', img: 'src', iframe: 'src', source: 'src', video: 'src',
                audio: 'src', embed: 'src', object: 'data', track: 'src'};
 for (const [tag, attr] of Object.entries(attrs)) {
@@ -513,6 +515,9 @@ def check_page(driver, report_path, args, deadline, progress):
         problems.append(f"expected {args.expect_charts} charts with data, found {len(chart_figs)}")
     if args.expect_empty is not None and len(empty_figs) != args.expect_empty:
         problems.append(f"expected {args.expect_empty} empty charts, found {len(empty_figs)}")
+    for text in args.expect_text:
+        if text not in data.get("text", ""):
+            problems.append(f"the page does not show the text {text!r} (escaped wrongly, or markup it became?)")
     if report.get("charts") != len(chart_figs):
         problems.append(f"window.gpuscoutReport.charts is {report.get('charts')!r} but the page has "
                         f"{len(chart_figs)} charts with data")
@@ -555,6 +560,8 @@ def parse_args(argv):
     p.add_argument("--chart-shots", metavar="DIR", help="write DIR/report-KIND.png per chart kind")
     p.add_argument("--expect-charts", type=int, metavar="N", help="number of charts with data expected")
     p.add_argument("--expect-empty", type=int, metavar="M", help="number of empty charts expected")
+    p.add_argument("--expect-text", action="append", default=[], metavar="TEXT",
+                   help="text the page must show as text (repeatable): a hostile name must read as itself")
     p.add_argument("--chromedriver", metavar="PATH", help="chromedriver to run (default: from PATH)")
     p.add_argument("--chromium", metavar="PATH",
                    help="browser binary (default: /usr/lib/chromium/chromium, else chromium from PATH)")

@@ -78,6 +78,31 @@ TEST(Report, HtmlForAMachineWithoutGpuSaysSo) {
   EXPECT_NE(page.find("class=\"chart empty\" data-chart=\"speedup\""), std::string::npos);
 }
 
+// A GPU whose name is markup and Chinese text, from the driver and from the benchmark file: the page must show it
+// as text (browser.hostile-name checks that in Chromium) and the paste block must not turn it into HTML.
+TEST(Report, HostileGpuNamesAreShownAsText) {
+  const std::string hostile = "<script>alert(1)</script> 七彩虹 iGame \"RTX\" 4090 D";
+  std::string bench = read(kGpuBench);
+  const std::string plain = "\"name\": \"NVIDIA GeForce RTX 4090\"";
+  ASSERT_NE(bench.find(plain), std::string::npos);
+  bench.replace(bench.find(plain), plain.size(), "\"name\": \"<img src=x onerror=alert(2)> 显卡\"");
+  const std::string bench_file = e2e::temp_dir() + "/hostile-bench.json";
+  std::ofstream(bench_file) << bench;
+  const std::string out = browser_dir() + "/hostile-name.html";
+  fs::remove(out);
+  const auto env = e2e::fake_driver_env("hostile-name");
+  const auto r = e2e::run_gpuscout({"report", "--html", out, "--no-python", "--bench", bench_file}, env);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string page = read(out);
+  EXPECT_EQ(page.find("<script>alert"), std::string::npos);
+  EXPECT_EQ(page.find("<img src=x"), std::string::npos);
+  EXPECT_NE(page.find("&lt;script&gt;alert(1)&lt;/script&gt; 七彩虹 iGame &quot;RTX&quot; 4090 D"), std::string::npos);
+  const auto md = e2e::run_gpuscout({"report", "--markdown", "--no-python"}, env);
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_EQ(md.out.find("<script>"), std::string::npos);
+  EXPECT_NE(md.out.find("七彩虹 iGame"), std::string::npos);
+}
+
 TEST(Report, CompareDrawsSavedRunsSideBySide) {
   const std::string out = browser_dir() + "/compare.html";
   fs::remove(out);
