@@ -2,6 +2,9 @@
 
 #include "bench/nvml_sampler.hpp"
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -290,14 +293,30 @@ std::string render_text(const BenchResult& r) {
 }
 
 Result<nlohmann::json> load_bench_file(const std::string& path) {
+  // Only regular files of a sane size: a folder, a FIFO or /dev/zero must give an error, never a hang.
+  constexpr std::uintmax_t kMaxBytes = 64ull << 20;
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) return fail(fmt::format("{}: no such file", path));
+  if (std::filesystem::is_directory(status)) return fail(fmt::format("{}: is a folder, not a saved benchmark file", path));
+  if (!std::filesystem::is_regular_file(status)) return fail(fmt::format("{}: not a regular file", path));
+  if (std::filesystem::file_size(path, ec) > kMaxBytes)
+    return fail(fmt::format("{}: larger than 64 MiB, not a `gpuscout bench --json` file", path));
   std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(fmt::format("{}: cannot be read", path));
+  if (!in) return fail(fmt::format("{}: cannot be read: {}", path, std::strerror(errno)));
   std::ostringstream buf;
   buf << in.rdbuf();
   const std::string content = buf.str();
   if (text::trim(content).empty()) return fail(fmt::format("{}: the file is empty", path));
-  auto doc = nlohmann::json::parse(content, nullptr, false);
-  if (doc.is_discarded()) return fail(fmt::format("{}: not valid JSON (truncated?)", path));
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(content);
+  } catch (const nlohmann::json::parse_error& e) {
+    // e.what() is "[json.exception.parse_error.101] parse error at line 3, column 7: syntax error ...".
+    std::string why = e.what();
+    if (const auto at = why.find("parse error"); at != std::string::npos) why = why.substr(at);
+    return fail(fmt::format("{}: not valid JSON ({})", path, why));
+  }
   if (!doc.is_object() || !doc.contains("schema") || !doc["schema"].is_string() ||
       doc["schema"].get<std::string>().rfind("gpuscout.bench/", 0) != 0)
     return fail(fmt::format("{}: not a `gpuscout bench --json` file (no \"schema\": \"gpuscout.bench/1\")", path));

@@ -196,8 +196,10 @@ TEST(Report, BadInputNamesTheInputAndLeavesNothingBehind) {
   };
   const std::vector<Case> cases = {
       {{"--bench", dir + "/missing.json"}, "missing.json"},
-      {{"--bench", dir + "/broken.json"}, "broken.json"},
+      {{"--bench", dir + "/broken.json"}, "line 1, column"},
       {{"--bench", dir + "/other.json"}, "other.json"},
+      {{"--bench", dir}, "is a folder"},
+      {{"--bench", "/dev/zero"}, "not a regular file"},  // an error, never an endless read
       {{"--compare", kGpuBench}, "two or more"},
       {{"--compare", kGpuBench, dir + "/broken.json"}, "broken.json"},
       {{"--model", "no-such-model-xyz"}, "no-such-model-xyz"},
