@@ -2,16 +2,12 @@
 
 #include "bench/nvml_sampler.hpp"
 
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include <fmt/format.h>
 
 #include "core/text.hpp"
+#include "core/user_file.hpp"
 #include "core/units.hpp"
 
 namespace gpuscout::bench {
@@ -293,20 +289,9 @@ std::string render_text(const BenchResult& r) {
 }
 
 Result<nlohmann::json> load_bench_file(const std::string& path) {
-  // Only regular files of a sane size: a folder, a FIFO or /dev/zero must give an error, never a hang.
-  constexpr std::uintmax_t kMaxBytes = 64ull << 20;
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status)) return fail(fmt::format("{}: no such file", path));
-  if (std::filesystem::is_directory(status)) return fail(fmt::format("{}: is a folder, not a saved benchmark file", path));
-  if (!std::filesystem::is_regular_file(status)) return fail(fmt::format("{}: not a regular file", path));
-  if (std::filesystem::file_size(path, ec) > kMaxBytes)
-    return fail(fmt::format("{}: larger than 64 MiB, not a `gpuscout bench --json` file", path));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(fmt::format("{}: cannot be read: {}", path, std::strerror(errno)));
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  const std::string content = buf.str();
+  auto read = core::read_user_file(path);
+  if (!read) return fail(read.error().message);
+  const std::string content = std::move(*read);
   if (text::trim(content).empty()) return fail(fmt::format("{}: the file is empty", path));
   nlohmann::json doc;
   try {

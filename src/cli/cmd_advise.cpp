@@ -1,7 +1,5 @@
 // advise: which GPU to buy (or whether to rent), from the dated catalogue, a budget, a goal and this machine.
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -10,6 +8,7 @@
 #include "cli/inventory_source.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "core/user_file.hpp"
 #include "inventory/json.hpp"
 #include "plan/catalogue.hpp"
 #include "plan/estimate.hpp"
@@ -33,11 +32,9 @@ T usage(Result<T> r) {
 }
 
 std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError(fmt::format("--prices {}: cannot open the file", path));
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  auto read = core::read_user_file(path);
+  if (!read) throw UsageError("--prices " + read.error().message);
+  return std::move(*read);
 }
 
 Json advice_json(const advise::Advice& a) {

@@ -1,9 +1,8 @@
 #include "inventory/json.hpp"
 
-#include <fstream>
-#include <sstream>
-
 #include <fmt/format.h>
+
+#include "core/user_file.hpp"
 
 namespace gpuscout {
 
@@ -75,11 +74,9 @@ Result<Inventory> inventory_from_json(const nlohmann::json& doc, std::string_vie
 }
 
 Result<Inventory> load_inventory_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(fmt::format("{}: cannot open the file", path));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
+  auto read = core::read_user_file(path);
+  if (!read) return fail(read.error().message);
+  const std::string text = std::move(*read);
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     return fail(fmt::format("{}: the file is empty (expected the output of `gpuscout info --json`)", path));
   nlohmann::json doc;
