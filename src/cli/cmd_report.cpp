@@ -1,5 +1,6 @@
 // report: one page to look at (--html FILE) and one block to paste (--markdown), from what the other commands
 // compute: doctor's probes and verdict, the last saved benchmark, fit's memory plan and advise's ranking.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -88,6 +89,38 @@ std::optional<report::BenchRun> find_bench(const ReportOptions& o, std::string& 
   return run;
 }
 
+/// A benchmark kept in a shared home folder may come from another node of a cluster: say so when its CPU or
+/// GPUs differ from the machine the report describes.
+std::string bench_mismatch(const nlohmann::json& doc, const Inventory& inv) {
+  std::vector<std::string> differ;
+  const auto& cpu = doc.contains("cpu") && doc["cpu"].is_object() ? doc["cpu"] : nlohmann::json();
+  if (cpu.is_object() && cpu.contains("model") && cpu["model"].is_string() && inv.cpu.model &&
+      cpu["model"].get<std::string>() != *inv.cpu.model)
+    differ.push_back(fmt::format("its CPU is {}", cpu["model"].get<std::string>()));
+  std::vector<std::string> bench_gpus, inv_gpus;
+  if (doc.contains("gpus") && doc["gpus"].is_array())
+    for (const auto& g : doc["gpus"])
+      if (g.is_object() && g.contains("name") && g["name"].is_string()) bench_gpus.push_back(g["name"].get<std::string>());
+  for (const auto& g : inv.gpus)
+    if (g.vendor == "nvidia") inv_gpus.push_back(g.name);
+  std::sort(bench_gpus.begin(), bench_gpus.end());
+  std::sort(inv_gpus.begin(), inv_gpus.end());
+  if (!bench_gpus.empty() && bench_gpus != inv_gpus)
+    differ.push_back(fmt::format("its GPUs are {}", fmt::join(bench_gpus, ", ")));
+  if (differ.empty()) return {};
+  return fmt::format(" It does not look like this machine: {}.", fmt::join(differ, "; "));
+}
+
+/// Legend labels: file names, with their folder when two files share a name.
+void unique_labels(std::vector<report::BenchRun>& runs, const std::vector<std::string>& paths) {
+  std::vector<bool> shared(runs.size(), false);
+  for (size_t i = 0; i < runs.size(); ++i)
+    for (size_t j = i + 1; j < runs.size(); ++j)
+      if (runs[i].label == runs[j].label) shared[i] = shared[j] = true;
+  for (size_t i = 0; i < runs.size(); ++i)
+    if (shared[i]) runs[i].label = paths[i];
+}
+
 std::optional<plan::ModelShape> chosen_model(const ReportOptions& o) {
   if (!o.model.empty() && !o.config.empty()) throw UsageError("give only one of --model and --config");
   if (!o.model.empty()) return usage(plan::find_model(o.model), "--model").shape;
@@ -115,6 +148,7 @@ void run_report(const ReportOptions& o) {
     throw UsageError("--compare takes two or more saved benchmark files (gpuscout bench --save FILE)");
   std::vector<report::BenchRun> compare;
   for (const auto& path : o.compare) compare.push_back(load_run(path, "--compare"));
+  unique_labels(compare, o.compare);
   std::string bench_source;
   auto bench = find_bench(o, bench_source);
   const auto model = chosen_model(o);
@@ -126,6 +160,7 @@ void run_report(const ReportOptions& o) {
 
   Inventory inventory = obtain_inventory({o.from, !o.no_python, o.timeout_s});
   auto verdict = diagnose::diagnose(inventory);
+  if (bench) bench_source += bench_mismatch(bench->doc, inventory);
   const auto ctx = report::privacy_context(inventory, o.from.empty());
   if (!o.include_private) {
     inventory = report::redact_inventory(inventory, ctx);

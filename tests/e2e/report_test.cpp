@@ -114,6 +114,16 @@ TEST(Report, CompareDrawsSavedRunsSideBySide) {
     EXPECT_NE(page.find(id), std::string::npos) << id;
   EXPECT_NE(page.find("cpu-only-zen5-vm.json"), std::string::npos);
   EXPECT_NE(page.find("rtx4090-fake-plugin.json"), std::string::npos);
+
+  // Two files of the same name from different folders keep apart in the legend.
+  const std::string a = e2e::temp_dir(), b = e2e::temp_dir();
+  fs::copy_file(kCpuBench, a + "/bench.json");
+  fs::copy_file(kGpuBench, b + "/bench.json");
+  const std::string out2 = e2e::temp_dir() + "/same-names.html";
+  ASSERT_EQ(e2e::run_gpuscout({"report", "--html", out2, "--no-python", "--compare", a + "/bench.json", b + "/bench.json"},
+                              e2e::sysroot_env("no-gpu-vm")).exit_code, 0);
+  EXPECT_NE(read(out2).find(a + "/bench.json"), std::string::npos);
+  EXPECT_NE(read(out2).find(b + "/bench.json"), std::string::npos);
 }
 
 TEST(Report, UsesTheLastBenchOfThisMachineAndNeverForAnotherOne) {
@@ -125,6 +135,13 @@ TEST(Report, UsesTheLastBenchOfThisMachineAndNeverForAnotherOne) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(read(out).find("The last `gpuscout bench` of this machine"), std::string::npos);
   EXPECT_NE(read(out).find("id=\"gemm-gpu-0\""), std::string::npos);
+  EXPECT_EQ(read(out).find("does not look like this machine"), std::string::npos);
+
+  // A shared home folder: the kept run came from a node with other GPUs.
+  r = e2e::run_gpuscout({"report", "--html", out, "--no-python"},
+                        e2e::merge({e2e::fake_driver_env("two-mixed"), {{"GPUSCOUT_STATE_DIR", state}}}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(read(out).find("does not look like this machine: its GPUs are NVIDIA GeForce RTX 4090"), std::string::npos);
 
   const auto saved = e2e::run_gpuscout({"info", "--json", "--no-python"}, e2e::sysroot_env("no-gpu-vm"));
   ASSERT_EQ(saved.exit_code, 0);
