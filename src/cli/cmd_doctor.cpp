@@ -1,7 +1,6 @@
 // doctor (the default), info and device: probe (or load --from), diagnose, print.
 #include <unistd.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 
@@ -9,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/inventory_source.hpp"
+#include "cli/output.hpp"
 #include "diagnose/diagnose.hpp"
 #include "inventory/json.hpp"
 #include "report/doctor_text.hpp"
@@ -37,11 +37,6 @@ report::TextStyle text_style() {
   report::TextStyle s;
   s.color = ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
   return s;
-}
-
-void print(const std::string& s) {
-  std::fwrite(s.data(), 1, s.size(), stdout);
-  std::fflush(stdout);
 }
 
 }  // namespace

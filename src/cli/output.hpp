@@ -1,0 +1,14 @@
+#pragma once
+/// Every command's standard output goes through here: a renderer's text exactly as given (no newline added),
+/// flushed at once so it comes before anything the command writes to stderr afterwards.
+#include <cstdio>
+#include <string_view>
+
+namespace gpuscout::cli {
+
+inline void print(std::string_view text) {
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+}
+
+}  // namespace gpuscout::cli
