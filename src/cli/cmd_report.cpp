@@ -60,12 +60,17 @@ report::BenchRun load_run(const std::string& path, std::string_view option) {
   return {std::filesystem::path(path).filename().string(), std::move(*doc)};
 }
 
+std::string collected_at(const nlohmann::json& doc) {
+  const auto it = doc.find("collected_at");
+  return it != doc.end() && it->is_string() ? it->get<std::string>() : std::string("at an unknown time");
+}
+
 /// --bench, else the last complete `bench` of this machine (never for --from: that is another machine).
 std::optional<report::BenchRun> find_bench(const ReportOptions& o, std::string& source) {
   if (!o.bench.empty()) {
     auto run = load_run(o.bench, "--bench");
     source = fmt::format("Benchmark from {}, collected {}.", run.label,
-                         run.doc.value("collected_at", std::string("at an unknown time")));
+                         collected_at(run.doc));
     return run;
   }
   if (!o.from.empty()) {
@@ -85,7 +90,7 @@ std::optional<report::BenchRun> find_bench(const ReportOptions& o, std::string& 
   }
   report::BenchRun run{"this machine", std::move(*doc)};
   source = fmt::format("The last `gpuscout bench` of this machine, collected {}.",
-                       run.doc.value("collected_at", std::string("at an unknown time")));
+                       collected_at(run.doc));
   return run;
 }
 

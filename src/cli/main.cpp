@@ -1,5 +1,7 @@
 // gpuscout: what do I have, can PyTorch use it, how fast is it, what fits, what to buy.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -61,6 +63,11 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     fmt::print(stderr, "gpuscout: internal error: {}\n", e.what());
     return 1;
+  }
+  // A full disk or a closed pipe behind stdout must not look like success (as coreutils' close_stdout).
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    fmt::print(stderr, "gpuscout: error: cannot write the output: {}\n", std::strerror(errno ? errno : EIO));
+    return 2;
   }
   return global.exit_code;
 }

@@ -28,6 +28,25 @@ std::string str(const json& j, std::string_view key) {
   const auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
+/// The array under key, or an empty one: saved files come from disk and may hold anything.
+const json& arr(const json& j, std::string_view key) {
+  static const json empty = json::array();
+  if (!j.is_object()) return empty;
+  const auto it = j.find(key);
+  return it != j.end() && it->is_array() ? *it : empty;
+}
+const json& obj(const json& j, std::string_view key) {
+  static const json none;
+  if (!j.is_object()) return none;
+  const auto it = j.find(key);
+  return it != j.end() && it->is_object() ? *it : none;
+}
+bool flag(const json& j, std::string_view key) {
+  if (!j.is_object()) return false;
+  const auto it = j.find(key);
+  return it != j.end() && it->is_boolean() && it->get<bool>();
+}
+
 std::string fixed(const std::optional<double>& v, int digits, std::string_view suffix = "") {
   return v ? fmt::format("{:.{}f}{}", *v, digits, suffix) : std::string("–");
 }
@@ -144,33 +163,28 @@ std::string machine_section(const Inventory& inv, const std::string& source) {
 
 std::string bench_tables(const BenchRun& run) {
   std::string out;
-  const json& cpu = run.doc.contains("cpu") ? run.doc["cpu"] : json();
-  if (cpu.is_object()) {
-    std::vector<std::vector<std::string>> rows;
-    const json& gemm = cpu.contains("gemm") ? cpu["gemm"] : json();
-    if (gemm.is_array())
-      for (const auto& g : gemm) {
-        const auto eff = num(g, "efficiency");
-        rows.push_back({"CPU", str(g, "dtype"), fixed(num(g, "n"), 0), fixed(num(g, "gflops"), 1, " GFLOP/s"),
-                        eff ? fmt::format("{:.0f}%", *eff * 100) : "–",
-                        g.is_object() && g.value("ok", false) ? "ok" : "WRONG"});
-      }
-    for (const auto& gpu : run.doc.value("gpus", json::array()))
-      for (const auto& g : gpu.value("gemm", json::array())) {
-        const auto eff = num(g, "efficiency");
-        const std::string status = str(g, "status");
-        rows.push_back({fmt::format("GPU {}", fixed(num(gpu, "index"), 0)), str(g, "dtype"), fixed(num(g, "n"), 0),
-                        status == "ok" ? fixed(num(g, "tflops"), 1, " TFLOP/s") : status,
-                        eff ? fmt::format("{:.0f}%", *eff * 100) : "–",
-                        status != "ok" ? "–" : g.value("ok", false) ? "ok" : "WRONG"});
-      }
-    if (!rows.empty())
-      out += "<details><summary>GEMM figures</summary>\n" +
-             table({"device", "precision", "n", "rate", "of peak", "check"}, rows, "numbers") + "</details>\n";
+  const json& cpu = obj(run.doc, "cpu");
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& g : arr(cpu, "gemm")) {
+    const auto eff = num(g, "efficiency");
+    rows.push_back({"CPU", str(g, "dtype"), fixed(num(g, "n"), 0), fixed(num(g, "gflops"), 1, " GFLOP/s"),
+                    eff ? fmt::format("{:.0f}%", *eff * 100) : "–", flag(g, "ok") ? "ok" : "WRONG"});
   }
+  for (const auto& gpu : arr(run.doc, "gpus"))
+    for (const auto& g : arr(gpu, "gemm")) {
+      const auto eff = num(g, "efficiency");
+      const std::string status = str(g, "status");
+      rows.push_back({fmt::format("GPU {}", fixed(num(gpu, "index"), 0)), str(g, "dtype"), fixed(num(g, "n"), 0),
+                      status == "ok" ? fixed(num(g, "tflops"), 1, " TFLOP/s") : status,
+                      eff ? fmt::format("{:.0f}%", *eff * 100) : "–",
+                      status != "ok" ? "–" : flag(g, "ok") ? "ok" : "WRONG"});
+    }
+  if (!rows.empty())
+    out += "<details><summary>GEMM figures</summary>\n" +
+           table({"device", "precision", "n", "rate", "of peak", "check"}, rows, "numbers") + "</details>\n";
   std::vector<std::string> notes = json_strings(run.doc, "notes");
   for (const auto& n : json_strings(cpu, "notes")) notes.push_back("CPU: " + n);
-  for (const auto& gpu : run.doc.value("gpus", json::array()))
+  for (const auto& gpu : arr(run.doc, "gpus"))
     for (const auto& n : json_strings(gpu, "notes")) notes.push_back(fmt::format("GPU {}: {}", fixed(num(gpu, "index"), 0), n));
   return out + notes_list(notes);
 }
@@ -384,9 +398,8 @@ std::string render_html(const HtmlInput& in) {
     std::vector<std::vector<std::string>> rows;
     for (const auto& r : in.compare) {
       std::vector<std::string> gpus;
-      if (r.doc.contains("gpus") && r.doc["gpus"].is_array())
-        for (const auto& g : r.doc["gpus"]) gpus.push_back(str(g, "name"));
-      const std::string cpu = r.doc.contains("cpu") ? str(r.doc["cpu"], "model") : std::string();
+      for (const auto& g : arr(r.doc, "gpus")) gpus.push_back(str(g, "name"));
+      const std::string cpu = str(obj(r.doc, "cpu"), "model");
       rows.push_back({r.label, str(r.doc, "collected_at"), cpu.empty() ? "–" : cpu,
                       gpus.empty() ? "no GPU" : fmt::format("{}", fmt::join(gpus, ", "))});
     }

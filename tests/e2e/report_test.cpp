@@ -1,6 +1,10 @@
 // `gpuscout report` end to end: the HTML page and the Markdown block from recorded machines and saved
 // benchmarks, and bad input (exit 2, nothing partial left). It also writes the pages the headless-browser test
 // (tests/browser/check_report.py, CTest browser.*) opens, under <build>/browser/.
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -241,4 +245,23 @@ TEST(Report, BadInputNamesTheInputAndLeavesNothingBehind) {
   EXPECT_EQ(ro.exit_code, 2);
   const auto left = entries(dir);
   EXPECT_EQ(left.size(), 2u) << "left behind: " << ::testing::PrintToString(left);
+}
+
+TEST(Report, AFullDiskBehindStdoutIsAnError) {
+  // /dev/full accepts the open and fails every write with ENOSPC: the exit code must say so.
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const int fd = ::open("/dev/full", O_WRONLY);
+    if (fd < 0) ::_exit(99);
+    ::dup2(fd, STDOUT_FILENO);
+    ::setenv("GPUSCOUT_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1", 1);
+    ::setenv("GPUSCOUT_CUDA_LIBRARY", "/nonexistent/libcuda.so.1", 1);
+    ::execl(GPUSCOUT_BIN, GPUSCOUT_BIN, "report", "--markdown", "--no-python", static_cast<char*>(nullptr));
+    ::_exit(98);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 2);
 }

@@ -316,6 +316,15 @@ TEST(HtmlPage, EveryChartHasItsFigureAndDataIsSelfContained) {
   EXPECT_EQ(page.find("src=\"http"), std::string::npos);
 }
 
+TEST(HtmlPage, OddBenchFilesRenderWithoutThrowing) {
+  for (const char* text : {R"({"schema": "gpuscout.bench/1", "gpus": "x", "cpu": 5, "notes": [1, "n"]})",
+                           R"({"schema": "gpuscout.bench/1", "gpus": [7, {"gemm": 3, "notes": "x"}],
+                               "cpu": {"gemm": [1, {"dtype": 2, "ok": "yes"}], "notes": {}}})"}) {
+    const auto in = page_input(gpu_machine("RTX 4090", 24 * units::GiB), json::parse(text));
+    EXPECT_NO_THROW(render_html(in)) << text;
+  }
+}
+
 TEST(HtmlPage, EmptyMachineSaysSoInsteadOfDrawingEmptyAxes) {
   Inventory inv;
   inv.gpuscout_version = "test";
