@@ -213,20 +213,29 @@ void add_report_command(CLI::App& app, GlobalOptions& global) {
   auto* sub = app.add_subcommand("report", "One page to look at (--html FILE) or one block to paste in a forum "
                                            "or issue (--markdown, the default)");
   auto o = std::make_shared<ReportOptions>();
-  sub->add_option("--html", o->html, "Write a self-contained HTML report (charts, no network) to FILE");
+  sub->add_option("--html", o->html, "Write a self-contained HTML report (charts, no network) to FILE")
+      ->type_name("FILE");
   sub->add_option("--markdown", o->markdown, "Print the paste-into-an-issue block (or write it to FILE)")
       ->expected(0, 1)
-      ->default_str("");
-  sub->add_option("--from", o->from, "Describe another machine: a saved `gpuscout info --json`");
+      ->default_str("")
+      ->type_name("[FILE]");
+  sub->add_option("--from", o->from, "Describe another machine: a saved `gpuscout info --json`")
+      ->type_name("FILE");
   sub->add_flag("--no-python", o->no_python, "Skip the Python/PyTorch probe");
   sub->add_option("--timeout", o->timeout_s, "Seconds before a hung driver probe is cut off")
       ->check(CLI::Range(0.1, 120.0));
-  sub->add_option("--bench", o->bench, "A saved `gpuscout bench --save FILE` (default: this machine's last bench)");
-  sub->add_option("--compare", o->compare, "Saved benchmark files to draw side by side: --compare A.json B.json ...");
-  sub->add_option("--model", o->model, "Model for the memory plan, from the fit catalogue (default: chosen for the GPU)");
-  sub->add_option("--config", o->config, "Model for the memory plan: a Hugging Face config.json or model folder");
-  sub->add_option("--budget", o->budget, "Budget for the buying advice: 1500, 7000CNY, 900EUR");
-  sub->add_option("--goal", o->goal, "learn | build | research | llm (default learn)");
+  sub->add_option("--bench", o->bench, "A saved `gpuscout bench --save FILE` (default: this machine's last bench)")
+      ->type_name("FILE");
+  sub->add_option("--compare", o->compare, "Saved benchmark files to draw side by side: --compare A.json B.json ...")
+      ->type_name("FILE");
+  sub->add_option("--model", o->model, "Model for the memory plan, from the fit catalogue (default: chosen for the GPU)")
+      ->type_name("NAME");
+  sub->add_option("--config", o->config, "Model for the memory plan: a Hugging Face config.json or model folder")
+      ->type_name("PATH");
+  sub->add_option("--budget", o->budget, "Budget for the buying advice: 1500, 7000CNY, 900EUR")
+      ->type_name("MONEY");
+  sub->add_option("--goal", o->goal, "learn | build | research | llm (default learn)")
+      ->type_name("GOAL");
   sub->add_flag("--include-private", o->include_private,
                 "Keep the host name, user name, home paths and GPU UUIDs (left out by default)");
   sub->callback([o, &global] {

@@ -178,6 +178,13 @@ TEST(Report, MarkdownIsTheDefaultAndPrintsTheVersionsAndGpus) {
   auto body = [](const std::string& md) { return md.substr(std::min(md.size(), md.find('\n'))); };
   EXPECT_EQ(body(read(file)), body(r.out));
   EXPECT_GT(body(r.out).size(), 200u);
+
+  // Both at once: the page to a file and the block on standard output.
+  const auto page = e2e::temp_dir() + "/both.html";
+  const auto both = e2e::run_gpuscout({"report", "--html", page, "--markdown", "--no-python"}, e2e::fake_driver_env("rtx4090"));
+  ASSERT_EQ(both.exit_code, 0) << both.err;
+  EXPECT_EQ(body(both.out), body(r.out));
+  EXPECT_NE(read(page).find("</html>"), std::string::npos);
 }
 
 TEST(Report, MarkdownLeavesOutTheHomeFolderAndUserUnlessAsked) {
