@@ -3,6 +3,7 @@
 
 #include "advise/advise.hpp"
 #include "cli/commands.hpp"
+#include "cli/usage.hpp"
 #include "cli/inventory_source.hpp"
 #include "cli/output.hpp"
 #include "core/error.hpp"
@@ -23,12 +24,6 @@ struct AdviseOptions {
   bool json = false;
   bool no_probe = false;
 };
-
-template <typename T>
-T usage(Result<T> r) {
-  if (!r) throw UsageError(r.error().message);
-  return std::move(*r);
-}
 
 std::string read_file(const std::string& path) {
   auto read = core::read_user_file(path);

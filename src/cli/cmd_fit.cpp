@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/usage.hpp"
 #include "cli/inventory_source.hpp"
 #include "cli/output.hpp"
 #include "core/data_files.hpp"
@@ -47,12 +48,6 @@ struct FitOptions {
   bool json = false;
   bool list_models = false;
 };
-
-template <typename T>
-T usage(Result<T> r) {
-  if (!r) throw UsageError(r.error().message);
-  return std::move(*r);
-}
 
 uint64_t parse_context(const std::string& s) {
   // "8k" means 8192 tokens, as people say it; plain numbers are tokens.

@@ -14,6 +14,7 @@
 #include "cli/commands.hpp"
 #include "cli/inventory_source.hpp"
 #include "cli/state.hpp"
+#include "cli/usage.hpp"
 #include "core/error.hpp"
 #include "diagnose/diagnose.hpp"
 #include "os/system.hpp"
@@ -22,6 +23,7 @@
 #include "report/html.hpp"
 #include "report/markdown.hpp"
 #include "report/privacy.hpp"
+#include "report/saved_json.hpp"
 
 namespace gpuscout::cli {
 namespace {
@@ -39,12 +41,6 @@ struct ReportOptions {
   bool include_private = false;
 };
 
-template <typename T>
-T usage(Result<T> r, std::string_view option = "") {
-  if (!r) throw UsageError(option.empty() ? r.error().message : fmt::format("{} {}", option, r.error().message));
-  return std::move(*r);
-}
-
 /// 128 random bits as letters and digits: the page's CSP nonce.
 std::string make_nonce() {
   static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -55,14 +51,12 @@ std::string make_nonce() {
 }
 
 report::BenchRun load_run(const std::string& path, std::string_view option) {
-  auto doc = bench::load_bench_file(path);
-  if (!doc) throw UsageError(fmt::format("{} {}", option, doc.error().message));
-  return {std::filesystem::path(path).filename().string(), std::move(*doc)};
+  return {std::filesystem::path(path).filename().string(), usage(bench::load_bench_file(path), option)};
 }
 
 std::string collected_at(const nlohmann::json& doc) {
-  const auto it = doc.find("collected_at");
-  return it != doc.end() && it->is_string() ? it->get<std::string>() : std::string("at an unknown time");
+  const std::string at = report::saved::str(doc, "collected_at");
+  return at.empty() ? std::string("at an unknown time") : at;
 }
 
 /// --bench, else the last complete `bench` of this machine (never for --from: that is another machine).
@@ -98,14 +92,11 @@ std::optional<report::BenchRun> find_bench(const ReportOptions& o, std::string& 
 /// GPUs differ from the machine the report describes.
 std::string bench_mismatch(const nlohmann::json& doc, const Inventory& inv) {
   std::vector<std::string> differ;
-  const auto& cpu = doc.contains("cpu") && doc["cpu"].is_object() ? doc["cpu"] : nlohmann::json();
-  if (cpu.is_object() && cpu.contains("model") && cpu["model"].is_string() && inv.cpu.model &&
-      cpu["model"].get<std::string>() != *inv.cpu.model)
-    differ.push_back(fmt::format("its CPU is {}", cpu["model"].get<std::string>()));
+  const std::string cpu = report::saved::str(report::saved::object(doc, "cpu"), "model");
+  if (!cpu.empty() && inv.cpu.model && cpu != *inv.cpu.model) differ.push_back(fmt::format("its CPU is {}", cpu));
   std::vector<std::string> bench_gpus, inv_gpus;
-  if (doc.contains("gpus") && doc["gpus"].is_array())
-    for (const auto& g : doc["gpus"])
-      if (g.is_object() && g.contains("name") && g["name"].is_string()) bench_gpus.push_back(g["name"].get<std::string>());
+  for (const auto& g : report::saved::array(doc, "gpus"))
+    if (auto name = report::saved::str(g, "name"); !name.empty()) bench_gpus.push_back(name);
   for (const auto& g : inv.gpus)
     if (g.vendor == "nvidia") inv_gpus.push_back(g.name);
   std::sort(bench_gpus.begin(), bench_gpus.end());

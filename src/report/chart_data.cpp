@@ -9,36 +9,18 @@
 
 #include "bench/gpu_bench.hpp"
 #include "core/units.hpp"
+#include "report/saved_json.hpp"
 
 namespace gpuscout::report {
 namespace {
 
 using nlohmann::json;
 
-// Saved files come from disk: every read checks the type, so an odd file gives a gap, never an exception.
-std::optional<double> num(const json& j, std::string_view key) {
-  if (!j.is_object()) return std::nullopt;
-  const auto it = j.find(key);
-  if (it == j.end() || !it->is_number()) return std::nullopt;
-  const double v = it->get<double>();
-  return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
-}
-std::string str(const json& j, std::string_view key) {
-  if (!j.is_object()) return {};
-  const auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-const json& child(const json& j, std::string_view key) {
-  static const json null_value;
-  if (!j.is_object()) return null_value;
-  const auto it = j.find(key);
-  return it == j.end() ? null_value : *it;
-}
-const json& array(const json& j, std::string_view key) {
-  static const json empty = json::array();
-  const json& c = child(j, key);
-  return c.is_array() ? c : empty;
-}
+// Saved files come from disk: every read checks the type (report/saved_json.hpp).
+using saved::array;
+using saved::child;
+using saved::num;
+using saved::str;
 
 constexpr std::string_view kDtypes[] = {"fp64", "fp32", "tf32", "fp16", "bf16", "fp8"};
 

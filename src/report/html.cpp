@@ -5,6 +5,7 @@
 #include "core/units.hpp"
 #include "report/doctor_text.hpp"
 #include "report/html_escape.hpp"
+#include "report/saved_json.hpp"
 
 namespace gpuscout::report {
 namespace {
@@ -18,34 +19,10 @@ std::string opt(const std::optional<std::string>& v, std::string_view fallback =
 }
 std::string bytes(const std::optional<uint64_t>& v) { return v ? units::format_bytes(*v) : std::string("unknown"); }
 
-std::optional<double> num(const json& j, std::string_view key) {
-  if (!j.is_object()) return std::nullopt;
-  const auto it = j.find(key);
-  return it != j.end() && it->is_number() ? std::optional<double>(it->get<double>()) : std::nullopt;
-}
-std::string str(const json& j, std::string_view key) {
-  if (!j.is_object()) return {};
-  const auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-/// The array under key, or an empty one: saved files come from disk and may hold anything.
-const json& arr(const json& j, std::string_view key) {
-  static const json empty = json::array();
-  if (!j.is_object()) return empty;
-  const auto it = j.find(key);
-  return it != j.end() && it->is_array() ? *it : empty;
-}
-const json& obj(const json& j, std::string_view key) {
-  static const json none;
-  if (!j.is_object()) return none;
-  const auto it = j.find(key);
-  return it != j.end() && it->is_object() ? *it : none;
-}
-bool flag(const json& j, std::string_view key) {
-  if (!j.is_object()) return false;
-  const auto it = j.find(key);
-  return it != j.end() && it->is_boolean() && it->get<bool>();
-}
+// Bench documents are saved files: read them only through the type-checking accessors.
+using saved::flag;
+using saved::num;
+using saved::str;
 
 std::string fixed(const std::optional<double>& v, int digits, std::string_view suffix = "") {
   return v ? fmt::format("{:.{}f}{}", *v, digits, suffix) : std::string("–");
@@ -88,16 +65,6 @@ std::string notes_list(const std::vector<std::string>& notes, std::string_view c
   std::string out = fmt::format("<ul class=\"{}\">\n", css);
   for (const auto& n : notes) out += "<li>" + h(n) + "</li>\n";
   return out + "</ul>\n";
-}
-
-std::vector<std::string> json_strings(const json& j, std::string_view key) {
-  std::vector<std::string> out;
-  if (!j.is_object()) return out;
-  const auto it = j.find(key);
-  if (it == j.end() || !it->is_array()) return out;
-  for (const auto& v : *it)
-    if (v.is_string()) out.push_back(v.get<std::string>());
-  return out;
 }
 
 // ---- sections ----------------------------------------------------------------------------------------------
@@ -163,15 +130,15 @@ std::string machine_section(const Inventory& inv, const std::string& source) {
 
 std::string bench_tables(const BenchRun& run) {
   std::string out;
-  const json& cpu = obj(run.doc, "cpu");
+  const json& cpu = saved::object(run.doc, "cpu");
   std::vector<std::vector<std::string>> rows;
-  for (const auto& g : arr(cpu, "gemm")) {
+  for (const auto& g : saved::array(cpu, "gemm")) {
     const auto eff = num(g, "efficiency");
     rows.push_back({"CPU", str(g, "dtype"), fixed(num(g, "n"), 0), fixed(num(g, "gflops"), 1, " GFLOP/s"),
                     eff ? fmt::format("{:.0f}%", *eff * 100) : "–", flag(g, "ok") ? "ok" : "WRONG"});
   }
-  for (const auto& gpu : arr(run.doc, "gpus"))
-    for (const auto& g : arr(gpu, "gemm")) {
+  for (const auto& gpu : saved::array(run.doc, "gpus"))
+    for (const auto& g : saved::array(gpu, "gemm")) {
       const auto eff = num(g, "efficiency");
       const std::string status = str(g, "status");
       rows.push_back({fmt::format("GPU {}", fixed(num(gpu, "index"), 0)), str(g, "dtype"), fixed(num(g, "n"), 0),
@@ -182,10 +149,10 @@ std::string bench_tables(const BenchRun& run) {
   if (!rows.empty())
     out += "<details><summary>GEMM figures</summary>\n" +
            table({"device", "precision", "n", "rate", "of peak", "check"}, rows, "numbers") + "</details>\n";
-  std::vector<std::string> notes = json_strings(run.doc, "notes");
-  for (const auto& n : json_strings(cpu, "notes")) notes.push_back("CPU: " + n);
-  for (const auto& gpu : arr(run.doc, "gpus"))
-    for (const auto& n : json_strings(gpu, "notes")) notes.push_back(fmt::format("GPU {}: {}", fixed(num(gpu, "index"), 0), n));
+  std::vector<std::string> notes = saved::strings(run.doc, "notes");
+  for (const auto& n : saved::strings(cpu, "notes")) notes.push_back("CPU: " + n);
+  for (const auto& gpu : saved::array(run.doc, "gpus"))
+    for (const auto& n : saved::strings(gpu, "notes")) notes.push_back(fmt::format("GPU {}: {}", fixed(num(gpu, "index"), 0), n));
   return out + notes_list(notes);
 }
 
@@ -398,8 +365,8 @@ std::string render_html(const HtmlInput& in) {
     std::vector<std::vector<std::string>> rows;
     for (const auto& r : in.compare) {
       std::vector<std::string> gpus;
-      for (const auto& g : arr(r.doc, "gpus")) gpus.push_back(str(g, "name"));
-      const std::string cpu = str(obj(r.doc, "cpu"), "model");
+      for (const auto& g : saved::array(r.doc, "gpus")) gpus.push_back(str(g, "name"));
+      const std::string cpu = str(saved::object(r.doc, "cpu"), "model");
       rows.push_back({r.label, str(r.doc, "collected_at"), cpu.empty() ? "–" : cpu,
                       gpus.empty() ? "no GPU" : fmt::format("{}", fmt::join(gpus, ", "))});
     }
