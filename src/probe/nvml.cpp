@@ -7,12 +7,13 @@
 #include "core/version.hpp"
 #include "os/library.hpp"
 #include "os/system.hpp"
-#include "probe/nvml_api.hpp"
+#include "vendor/nvml_abi.hpp"
 #include "probe/sources.hpp"
 
 namespace gpuscout::probe {
 namespace {
 
+namespace nvml = vendor::nvml;
 using nvml::Device;
 using nvml::Return;
 

@@ -1,9 +1,11 @@
 #pragma once
 /// NVML's public C ABI, declared by hand (there is no nvml.h without the driver's development files),
-/// as nvtop does. Only what gpuscout calls. Values from NVIDIA's NVML API reference.
+/// as nvtop does: the only declaration of it in the tree (the probes, bench's sampler and the fake driver in
+/// tests/fakes/nvml all include this file). Only what gpuscout calls. Values from NVIDIA's NVML API reference
+/// (nvml.h of the 5xx drivers).
 #include <cstdint>
 
-namespace gpuscout::nvml {
+namespace gpuscout::vendor::nvml {
 
 using Return = int;
 using Device = struct nvmlDevice_st*;
@@ -58,4 +60,4 @@ constexpr unsigned long long kReasonGpuIdle = 0x1, kReasonAppClocks = 0x2, kReas
                              kReasonHwSlowdown = 0x8, kReasonSyncBoost = 0x10, kReasonSwThermal = 0x20,
                              kReasonHwThermal = 0x40, kReasonHwPowerBrake = 0x80, kReasonDisplayClocks = 0x100;
 
-}  // namespace gpuscout::nvml
+}  // namespace gpuscout::vendor::nvml
