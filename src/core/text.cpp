@@ -111,4 +111,62 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   return out;
 }
 
+namespace {
+
+/// The length of the well-formed sequence a lead byte starts, and the range its second byte must fall in
+/// (Unicode 15 table 3-7: the narrowed ranges exclude overlong forms, surrogates and code points past U+10FFFF).
+struct Lead {
+  int length = 0;  // 0: the byte cannot start a sequence
+  unsigned char second_lo = 0x80;
+  unsigned char second_hi = 0xBF;
+};
+
+Lead classify_lead(unsigned char b) {
+  if (b >= 0xC2 && b <= 0xDF) return {2, 0x80, 0xBF};
+  if (b == 0xE0) return {3, 0xA0, 0xBF};
+  if (b == 0xED) return {3, 0x80, 0x9F};
+  if (b >= 0xE1 && b <= 0xEF) return {3, 0x80, 0xBF};
+  if (b == 0xF0) return {4, 0x90, 0xBF};
+  if (b >= 0xF1 && b <= 0xF3) return {4, 0x80, 0xBF};
+  if (b == 0xF4) return {4, 0x80, 0x8F};
+  return {};
+}
+
+constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
+
+}  // namespace
+
+std::string clean_utf8(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  size_t i = 0;
+  while (i < s.size()) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    if (b < 0x80) {
+      if (b >= 0x20 || b == '\t' || b == '\n') out += static_cast<char>(b);
+      ++i;
+      continue;
+    }
+    const Lead lead = classify_lead(b);
+    // Count the bytes that still fit a well-formed sequence: that prefix is the maximal subpart, replaced
+    // by one U+FFFD when the sequence breaks off; the byte that broke it starts the next round.
+    size_t good = lead.length == 0 ? 0 : 1;
+    while (good > 0 && good < static_cast<size_t>(lead.length) && i + good < s.size()) {
+      const auto c = static_cast<unsigned char>(s[i + good]);
+      const unsigned char lo = good == 1 ? lead.second_lo : 0x80;
+      const unsigned char hi = good == 1 ? lead.second_hi : 0xBF;
+      if (c < lo || c > hi) break;
+      ++good;
+    }
+    if (lead.length != 0 && good == static_cast<size_t>(lead.length)) {
+      out.append(s.substr(i, good));
+      i += good;
+    } else {
+      out += kReplacement;
+      i += good == 0 ? 1 : good;
+    }
+  }
+  return out;
+}
+
 }  // namespace gpuscout::text

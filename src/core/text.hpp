@@ -21,5 +21,10 @@ std::optional<double> parse_double(std::string_view s);
 std::optional<std::vector<int>> parse_cpu_list(std::string_view s);
 /// Joins with a separator.
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
+/// Returns `s` with every invalid UTF-8 sequence replaced by U+FFFD (one per maximal invalid subpart, as
+/// Unicode 15 section 3.9 recommends), and NUL and other C0 control characters except tab/newline removed.
+/// Every string from firmware, drivers, files or a child process goes through this where it enters, so the
+/// JSON writer and the terminal only ever see valid text.
+std::string clean_utf8(std::string_view s);
 
 }  // namespace gpuscout::text

@@ -1,0 +1,56 @@
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/text.hpp"
+
+using gpuscout::text::clean_utf8;
+
+namespace {
+const std::string kFffd = "\xEF\xBF\xBD";
+std::string r(int n) {
+  std::string out;
+  for (int i = 0; i < n; ++i) out += kFffd;
+  return out;
+}
+}  // namespace
+
+TEST(CleanUtf8, LeavesValidTextUntouched) {
+  for (const std::string s : {"", "NVIDIA GeForce RTX 4090", "七彩虹 iGame RTX 4090 D", "Ubuntu 24.04 LTS\n\tok",
+                              "caf\xC3\xA9", "\xF0\x9F\x9A\x80 rocket", "\xF4\x8F\xBF\xBF", "\xED\x9F\xBF"}) {
+    EXPECT_EQ(clean_utf8(s), s) << s;
+  }
+}
+
+TEST(CleanUtf8, ReplacesLatin1Byte) {
+  EXPECT_EQ(clean_utf8("Caf\xE9 Machine"), "Caf" + kFffd + " Machine");
+  EXPECT_EQ(clean_utf8("\xE9"), kFffd);
+}
+
+// Expected values follow the Unicode 15 section 3.9 examples ("U+FFFD Substitution of Maximal Subparts").
+TEST(CleanUtf8, OneReplacementPerMaximalSubpart) {
+  struct Case {
+    std::string in, want;
+  } cases[] = {
+      {"\xC0\xAF", r(2)},                      // overlong '/': C0 never starts a sequence
+      {"\xE0\x80\xAF", r(3)},                  // overlong 3-byte form: E0 needs A0..BF next
+      {"\xF0\x80\x80\xAF", r(4)},              // overlong 4-byte form
+      {"\xED\xA0\x80", r(3)},                  // surrogate U+D800
+      {"\xED\xBF\xBF", r(3)},                  // surrogate U+DFFF
+      {"\xF4\x90\x80\x80", r(4)},              // past U+10FFFF
+      {"\xF5\x80", r(2)},                      // F5 never starts a sequence
+      {"\xE2\x82", r(1)},                      // truncated euro sign at the end
+      {"\xE2\x82x", r(1) + "x"},               // truncated, then ASCII
+      {"\xF0\x9F\x9A", r(1)},                  // truncated 4-byte sequence
+      {"\xF0\x9F\x9A\xE2\x82\xAC", r(1) + "\xE2\x82\xAC"},  // truncated, then a whole euro sign
+      {"\x80\xBF", r(2)},                      // lone continuation bytes
+      {"a\x61\xF1\x80\x80\xE1\x80\xC2\x62\x80\x63\x80\xBF\x64",  // the standard's table 3-8 example
+       "aa" + r(3) + "b" + r(1) + "c" + r(2) + "d"},
+  };
+  for (const auto& c : cases) EXPECT_EQ(clean_utf8(c.in), c.want) << c.in;
+}
+
+TEST(CleanUtf8, DropsControlCharactersButTabAndNewline) {
+  EXPECT_EQ(clean_utf8(std::string("a\0b", 3)), "ab");
+  EXPECT_EQ(clean_utf8("a\x01\x1B[31mb\r\n\tc"), "a[31mb\n\tc");
+}
