@@ -1,14 +1,10 @@
-// NVML, loaded at run time by versioned soname. Every symbol may be missing (older drivers lack the _v2/_v3
-// calls): a missing late symbol means "not supported", never a failure of the whole probe.
-#include <cstdlib>
-
+// NVML's view of the NVIDIA GPUs, through the vendor floor's table of functions (vendor/nvml.hpp). Runs inside a
+// bounded child (probe.cpp). A missing late symbol means "not supported", never a failure of the whole probe.
 #include <fmt/format.h>
 
 #include "core/version.hpp"
-#include "os/library.hpp"
-#include "os/system.hpp"
-#include "vendor/nvml_abi.hpp"
 #include "probe/sources.hpp"
+#include "vendor/strings.hpp"
 
 namespace gpuscout::probe {
 namespace {
@@ -17,205 +13,178 @@ namespace nvml = vendor::nvml;
 using nvml::Device;
 using nvml::Return;
 
-struct Api {
-  os::SharedLibrary lib;
-  const char* (*error_string)(Return) = nullptr;
-  template <typename Fn>
-  Fn get(const char* name) const { return lib.symbol<Fn>(name); }
-  std::string describe(Return r) const {
-    if (error_string) {
-      const char* s = error_string(r);
-      if (s) return s;
-    }
-    return fmt::format("NVML error {}", r);
+/// Calls one per-device entry point; a failure is recorded on the GPU with the call's name, absence is silent.
+struct DeviceCalls {
+  const nvml::Functions& fn;
+  Device dev;
+  Gpu& gpu;
+
+  template <typename Signature, typename... Args>
+  bool operator()(const vendor::EntryPoint<Signature>& entry, Args... args) const {
+    if (!entry) return false;
+    const Return r = entry(dev, args...);
+    if (r == nvml::SUCCESS) return true;
+    gpu.errors.push_back(ProbeError{"nvml", entry.name, fn.describe(r), r});
+    return false;
   }
 };
 
-std::string soname() {
-  // A test seam and an escape hatch: point at a specific driver library.
-  if (const char* real = std::getenv("GPUSCOUT_NVML_LIBRARY")) return real;
-  return "libnvidia-ml.so.1";  // never the unversioned name: it can be a toolkit stub, not a driver
+void read_system(const nvml::Functions& fn, NvidiaInfo& info) {
+  char buffer[256] = {0};
+  if (fn.system_driver_version && fn.system_driver_version(buffer, sizeof buffer) == nvml::SUCCESS)
+    info.driver_version = vendor::text_from(buffer, sizeof buffer);
+  if (fn.system_nvml_version && fn.system_nvml_version(buffer, sizeof buffer) == nvml::SUCCESS)
+    info.nvml_version = vendor::text_from(buffer, sizeof buffer);
+  int cuda = 0;
+  if (fn.system_cuda_driver_version && fn.system_cuda_driver_version(&cuda) == nvml::SUCCESS && cuda > 0)
+    info.cuda_driver_version = Version::from_cuda_int(cuda).major_minor();
+}
+
+void read_identity(const DeviceCalls& call, Gpu& gpu) {
+  char text[256] = {0};
+  gpu.name = call(call.fn.device_name, text, 96u) ? vendor::text_from(text, sizeof text) : "NVIDIA GPU";
+  if (call(call.fn.device_uuid, text, 96u)) gpu.uuid = vendor::text_from(text, sizeof text);
+  nvml::PciInfoV3 pci{};
+  if (call.fn.device_pci_info) {
+    if (call(call.fn.device_pci_info, &pci)) gpu.pci_bus_id = normalize_bus_id(vendor::text_from(pci.busId, sizeof pci.busId));
+  } else {
+    nvml::PciInfoV1 old{};
+    if (call(call.fn.device_pci_info_v1, &old)) {
+      gpu.pci_bus_id = normalize_bus_id(vendor::text_from(old.busId, sizeof old.busId));
+      pci.pciDeviceId = old.pciDeviceId;
+      pci.pciSubSystemId = old.pciSubSystemId;
+    }
+  }
+  if (pci.pciDeviceId) {
+    gpu.pci_vendor_id = static_cast<uint16_t>(pci.pciDeviceId & 0xffff);
+    gpu.pci_device_id = static_cast<uint16_t>(pci.pciDeviceId >> 16);
+  }
+  int major = 0, minor = 0;
+  if (call(call.fn.device_cuda_compute_capability, &major, &minor) && major > 0 && major < 100 && minor >= 0 && minor < 10)
+    gpu.compute_capability = fmt::format("{}.{}", major, minor);
+}
+
+void read_memory(const DeviceCalls& call, Gpu& gpu) {
+  // As nvidia-smi shows it: the v2 call separates driver-reserved memory from "used".
+  nvml::MemoryV2 mem2{};
+  mem2.version = nvml::kMemoryV2Version;
+  if (call(call.fn.device_memory_info_v2, &mem2)) {
+    gpu.memory_total_bytes = mem2.total;
+    gpu.memory_reserved_bytes = mem2.reserved;
+    gpu.memory_used_bytes = mem2.used;
+    gpu.memory_free_bytes = mem2.free;
+    return;
+  }
+  nvml::Memory mem{};
+  if (call(call.fn.device_memory_info, &mem)) {
+    gpu.memory_total_bytes = mem.total;
+    gpu.memory_used_bytes = mem.used;  // includes reserved memory on drivers without the v2 call
+    gpu.memory_free_bytes = mem.free;
+  }
+}
+
+void read_state(const DeviceCalls& call, Gpu& gpu) {
+  const auto& fn = call.fn;
+  unsigned v = 0;
+  if (call(fn.device_temperature, nvml::TEMPERATURE_GPU, &v)) gpu.temperature_c = static_cast<int>(v);
+  if (call(fn.device_power_usage, &v)) gpu.power_draw_mw = v;
+  if (call(fn.device_enforced_power_limit, &v)) gpu.power_limit_mw = v;
+  nvml::Utilization util{};
+  if (call(fn.device_utilization_rates, &util)) {
+    gpu.utilization_gpu_pct = static_cast<int>(util.gpu);
+    gpu.utilization_memory_pct = static_cast<int>(util.memory);
+  }
+  if (call(fn.device_curr_pcie_link_generation, &v)) gpu.pcie_gen = static_cast<int>(v);
+  if (call(fn.device_curr_pcie_link_width, &v)) gpu.pcie_width = static_cast<int>(v);
+  if (call(fn.device_max_pcie_link_generation, &v)) gpu.pcie_gen_max = static_cast<int>(v);
+  if (call(fn.device_max_pcie_link_width, &v)) gpu.pcie_width_max = static_cast<int>(v);
+  if (call(fn.device_clock_info, nvml::CLOCK_SM, &v)) gpu.clock_sm_mhz = static_cast<int>(v);
+  if (call(fn.device_max_clock_info, nvml::CLOCK_SM, &v)) gpu.max_clock_sm_mhz = static_cast<int>(v);
+  if (call(fn.device_max_clock_info, nvml::CLOCK_MEM, &v)) gpu.clock_memory_mhz = static_cast<int>(v);
+  if (call(fn.device_memory_bus_width, &v)) gpu.memory_bus_width_bits = static_cast<int>(v);
+}
+
+void read_processes(const DeviceCalls& call, Gpu& gpu) {
+  // Room for 64; the v3 call reports the real count when that is too few, and a driver's count is not trusted.
+  constexpr unsigned kRoom = 64;
+  nvml::ProcessInfo procs[kRoom]{};
+  unsigned n = kRoom;
+  bool have = false;
+  if (call.fn.device_compute_processes) {
+    have = call(call.fn.device_compute_processes, &n, procs);
+  } else {
+    nvml::ProcessInfoV1 old[kRoom]{};
+    have = call(call.fn.device_compute_processes_v1, &n, old);
+    for (unsigned k = 0; have && k < n && k < kRoom; ++k)
+      procs[k] = nvml::ProcessInfo{old[k].pid, old[k].usedGpuMemory, 0, 0};
+  }
+  for (unsigned k = 0; have && k < n && k < kRoom; ++k) {
+    GpuProcess p;
+    p.pid = procs[k].pid;
+    if (procs[k].usedGpuMemory != nvml::VALUE_NOT_AVAILABLE) p.used_bytes = procs[k].usedGpuMemory;
+    char name[256] = {0};
+    if (call.fn.system_process_name && call.fn.system_process_name(p.pid, name, sizeof name) == nvml::SUCCESS)
+      p.name = vendor::text_from(name, sizeof name);
+    gpu.processes.push_back(std::move(p));
+  }
+}
+
+Gpu read_device(const nvml::Functions& fn, unsigned index) {
+  Gpu gpu;
+  gpu.vendor = "nvidia";
+  gpu.nvml_index = static_cast<int>(index);
+  gpu.sources.push_back("nvml");
+  Device dev = nullptr;
+  if (const Return r = fn.device_by_index(index, &dev); r != nvml::SUCCESS) {
+    // A GPU that fell off the bus ("GPU is lost") still counts: report it with what we know.
+    gpu.errors.push_back(ProbeError{"nvml", fn.device_by_index.name, fn.describe(r), r});
+    gpu.name = fmt::format("NVIDIA GPU {} (unreachable)", index);
+    return gpu;
+  }
+  const DeviceCalls call{fn, dev, gpu};
+  read_identity(call, gpu);
+  read_memory(call, gpu);
+  read_state(call, gpu);
+  read_processes(call, gpu);
+  return gpu;
 }
 
 }  // namespace
 
-NvmlReport probe_nvml() {
+NvmlReport probe_nvml(const vendor::nvml::Functions& fn) {
   NvmlReport report;
   NvidiaInfo& info = report.info;
-  auto lib = os::SharedLibrary::open(soname());
-  if (!lib) {
-    info.error = ProbeError{"nvml", "dlopen", lib.error().message, std::nullopt};
-    return report;
-  }
-  Api api{std::move(*lib)};
   info.library_found = true;
-  if (auto p = api.lib.path(); !p.empty()) info.library_path = p;
-  api.error_string = api.get<const char* (*)(Return)>("nvmlErrorString");
-
-  auto init = api.get<Return (*)()>("nvmlInit_v2");
-  const char* init_name = "nvmlInit_v2";
-  if (!init) {
-    init = api.get<Return (*)()>("nvmlInit");
-    init_name = "nvmlInit";
-  }
-  if (!init) {
-    info.error = ProbeError{"nvml", "nvmlInit_v2", "the library has no nvmlInit: not an NVML library", std::nullopt};
+  if (!fn.init) {
+    info.error = ProbeError{"nvml", fn.init.name, "the library has no nvmlInit: not an NVML library", std::nullopt};
     return report;
   }
-  if (const Return r = init(); r != nvml::SUCCESS) {
-    info.error = ProbeError{"nvml", init_name, api.describe(r), r};
+  if (const Return r = fn.init(); r != nvml::SUCCESS) {
+    info.error = ProbeError{"nvml", fn.init.name, fn.describe(r), r};
     return report;
   }
-
-  char buffer[256] = {0};
-  if (auto f = api.get<Return (*)(char*, unsigned)>("nvmlSystemGetDriverVersion"); f && f(buffer, sizeof buffer) == 0)
-    info.driver_version = std::string(buffer);
-  if (auto f = api.get<Return (*)(char*, unsigned)>("nvmlSystemGetNVMLVersion"); f && f(buffer, sizeof buffer) == 0)
-    info.nvml_version = std::string(buffer);
-  {
-    int cuda = 0;
-    auto f = api.get<Return (*)(int*)>("nvmlSystemGetCudaDriverVersion_v2");
-    if (!f) f = api.get<Return (*)(int*)>("nvmlSystemGetCudaDriverVersion");
-    if (f && f(&cuda) == 0 && cuda > 0) info.cuda_driver_version = Version::from_cuda_int(cuda).major_minor();
-  }
-
+  read_system(fn, info);
   unsigned count = 0;
-  {
-    auto f = api.get<Return (*)(unsigned*)>("nvmlDeviceGetCount_v2");
-    if (!f) f = api.get<Return (*)(unsigned*)>("nvmlDeviceGetCount");
-    const Return r = f ? f(&count) : nvml::ERROR_FUNCTION_NOT_FOUND;
-    if (r != 0) {
-      info.error = ProbeError{"nvml", "nvmlDeviceGetCount_v2", api.describe(r), r};
-      count = 0;
-    }
+  const Return r = fn.device_count ? fn.device_count(&count) : nvml::ERROR_FUNCTION_NOT_FOUND;
+  if (r != nvml::SUCCESS) {
+    info.error = ProbeError{"nvml", fn.device_count.name, fn.describe(r), r};
+    count = 0;
   }
-  auto by_index = api.get<Return (*)(unsigned, Device*)>("nvmlDeviceGetHandleByIndex_v2");
-  if (!by_index) by_index = api.get<Return (*)(unsigned, Device*)>("nvmlDeviceGetHandleByIndex");
   if (count > 64) count = 64;  // a garbage count must not make us loop for ever
+  for (unsigned i = 0; i < count && fn.device_by_index; ++i) report.gpus.push_back(read_device(fn, i));
+  if (fn.shutdown) fn.shutdown();
+  return report;
+}
 
-  for (unsigned i = 0; i < count && by_index; ++i) {
-    Device dev = nullptr;
-    Gpu gpu;
-    gpu.vendor = "nvidia";
-    gpu.nvml_index = static_cast<int>(i);
-    gpu.sources.push_back("nvml");
-    auto record = [&](const char* call, Return r) {
-      gpu.errors.push_back(ProbeError{"nvml", call, api.describe(r), r});
-    };
-    if (const Return r = by_index(i, &dev); r != 0) {
-      // A GPU that fell off the bus ("GPU is lost") still counts: report it with what we know.
-      record("nvmlDeviceGetHandleByIndex_v2", r);
-      gpu.name = fmt::format("NVIDIA GPU {} (unreachable)", i);
-      report.gpus.push_back(std::move(gpu));
-      continue;
-    }
-    // Calls that may be absent (older drivers) or unsupported (per GPU): keep going either way.
-    auto call = [&](const char* name, auto fn_type, auto&&... args) -> bool {
-      using Fn = decltype(fn_type);
-      auto f = api.get<Fn>(name);
-      if (!f) return false;
-      const Return r = f(dev, args...);
-      if (r == 0) return true;
-      record(name, r);
-      return false;
-    };
-    char text[256] = {0};
-    if (call("nvmlDeviceGetName", static_cast<Return (*)(Device, char*, unsigned)>(nullptr), text, 96u))
-      gpu.name = text;
-    else
-      gpu.name = "NVIDIA GPU";
-    if (call("nvmlDeviceGetUUID", static_cast<Return (*)(Device, char*, unsigned)>(nullptr), text, 96u))
-      gpu.uuid = std::string(text);
-
-    nvml::PciInfoV3 pci{};
-    if (api.get<Return (*)(Device, nvml::PciInfoV3*)>("nvmlDeviceGetPciInfo_v3")) {
-      if (call("nvmlDeviceGetPciInfo_v3", static_cast<Return (*)(Device, nvml::PciInfoV3*)>(nullptr), &pci))
-        gpu.pci_bus_id = normalize_bus_id(pci.busId);
-    } else {
-      nvml::PciInfoV1 pci1{};
-      if (call("nvmlDeviceGetPciInfo", static_cast<Return (*)(Device, nvml::PciInfoV1*)>(nullptr), &pci1)) {
-        gpu.pci_bus_id = normalize_bus_id(pci1.busId);
-        pci.pciDeviceId = pci1.pciDeviceId;
-        pci.pciSubSystemId = pci1.pciSubSystemId;
-      }
-    }
-    if (pci.pciDeviceId) {
-      gpu.pci_vendor_id = static_cast<uint16_t>(pci.pciDeviceId & 0xffff);
-      gpu.pci_device_id = static_cast<uint16_t>(pci.pciDeviceId >> 16);
-    }
-
-    // Memory as nvidia-smi shows it: the v2 call separates driver-reserved memory from "used".
-    nvml::MemoryV2 mem2{};
-    mem2.version = nvml::kMemoryV2Version;
-    bool have_v2 = false;
-    if (api.get<Return (*)(Device, nvml::MemoryV2*)>("nvmlDeviceGetMemoryInfo_v2"))
-      have_v2 = call("nvmlDeviceGetMemoryInfo_v2", static_cast<Return (*)(Device, nvml::MemoryV2*)>(nullptr), &mem2);
-    if (have_v2) {
-      gpu.memory_total_bytes = mem2.total;
-      gpu.memory_reserved_bytes = mem2.reserved;
-      gpu.memory_used_bytes = mem2.used;
-      gpu.memory_free_bytes = mem2.free;
-    } else {
-      nvml::Memory mem{};
-      if (call("nvmlDeviceGetMemoryInfo", static_cast<Return (*)(Device, nvml::Memory*)>(nullptr), &mem)) {
-        gpu.memory_total_bytes = mem.total;
-        gpu.memory_used_bytes = mem.used;  // includes reserved memory on drivers without the v2 call
-        gpu.memory_free_bytes = mem.free;
-      }
-    }
-    int major = 0, minor = 0;
-    if (call("nvmlDeviceGetCudaComputeCapability", static_cast<Return (*)(Device, int*, int*)>(nullptr), &major, &minor))
-      gpu.compute_capability = fmt::format("{}.{}", major, minor);
-    unsigned v = 0;
-    if (call("nvmlDeviceGetTemperature", static_cast<Return (*)(Device, unsigned, unsigned*)>(nullptr),
-             nvml::TEMPERATURE_GPU, &v))
-      gpu.temperature_c = static_cast<int>(v);
-    if (call("nvmlDeviceGetPowerUsage", static_cast<Return (*)(Device, unsigned*)>(nullptr), &v)) gpu.power_draw_mw = v;
-    if (call("nvmlDeviceGetEnforcedPowerLimit", static_cast<Return (*)(Device, unsigned*)>(nullptr), &v))
-      gpu.power_limit_mw = v;
-    nvml::Utilization util{};
-    if (call("nvmlDeviceGetUtilizationRates", static_cast<Return (*)(Device, nvml::Utilization*)>(nullptr), &util)) {
-      gpu.utilization_gpu_pct = static_cast<int>(util.gpu);
-      gpu.utilization_memory_pct = static_cast<int>(util.memory);
-    }
-    using UintFn = Return (*)(Device, unsigned*);
-    if (call("nvmlDeviceGetCurrPcieLinkGeneration", UintFn{}, &v)) gpu.pcie_gen = static_cast<int>(v);
-    if (call("nvmlDeviceGetCurrPcieLinkWidth", UintFn{}, &v)) gpu.pcie_width = static_cast<int>(v);
-    if (call("nvmlDeviceGetMaxPcieLinkGeneration", UintFn{}, &v)) gpu.pcie_gen_max = static_cast<int>(v);
-    if (call("nvmlDeviceGetMaxPcieLinkWidth", UintFn{}, &v)) gpu.pcie_width_max = static_cast<int>(v);
-    using ClockFn = Return (*)(Device, unsigned, unsigned*);
-    if (call("nvmlDeviceGetClockInfo", ClockFn{}, nvml::CLOCK_SM, &v)) gpu.clock_sm_mhz = static_cast<int>(v);
-    if (call("nvmlDeviceGetMaxClockInfo", ClockFn{}, nvml::CLOCK_SM, &v)) gpu.max_clock_sm_mhz = static_cast<int>(v);
-    if (call("nvmlDeviceGetMaxClockInfo", ClockFn{}, nvml::CLOCK_MEM, &v)) gpu.clock_memory_mhz = static_cast<int>(v);
-    if (call("nvmlDeviceGetMemoryBusWidth", UintFn{}, &v)) gpu.memory_bus_width_bits = static_cast<int>(v);
-
-    // Processes: ask with room for 64; the v3 call reports the real count when that is too few.
-    nvml::ProcessInfo procs[64]{};
-    unsigned n = 64;
-    bool have_procs = false;
-    if (api.get<Return (*)(Device, unsigned*, nvml::ProcessInfo*)>("nvmlDeviceGetComputeRunningProcesses_v3")) {
-      have_procs = call("nvmlDeviceGetComputeRunningProcesses_v3",
-                        static_cast<Return (*)(Device, unsigned*, nvml::ProcessInfo*)>(nullptr), &n, procs);
-    } else {
-      nvml::ProcessInfoV1 old[64]{};
-      if (call("nvmlDeviceGetComputeRunningProcesses", static_cast<Return (*)(Device, unsigned*, nvml::ProcessInfoV1*)>(nullptr),
-               &n, old)) {
-        have_procs = true;
-        for (unsigned k = 0; k < n && k < 64; ++k) procs[k] = nvml::ProcessInfo{old[k].pid, old[k].usedGpuMemory, 0, 0};
-      }
-    }
-    auto process_name = api.get<Return (*)(unsigned, char*, unsigned)>("nvmlSystemGetProcessName");
-    for (unsigned k = 0; have_procs && k < n && k < 64; ++k) {
-      GpuProcess p;
-      p.pid = procs[k].pid;
-      if (procs[k].usedGpuMemory != nvml::VALUE_NOT_AVAILABLE) p.used_bytes = procs[k].usedGpuMemory;
-      char pname[256] = {0};
-      if (process_name && process_name(p.pid, pname, sizeof pname) == 0) p.name = std::string(pname);
-      gpu.processes.push_back(std::move(p));
-    }
-    report.gpus.push_back(std::move(gpu));
+NvmlReport probe_nvml() {
+  auto library = vendor::nvml::Library::open();
+  if (!library) {
+    NvmlReport report;
+    report.info.error = ProbeError{"nvml", "dlopen", library.error().message, std::nullopt};
+    return report;
   }
-  if (auto shutdown = api.get<Return (*)()>("nvmlShutdown")) shutdown();
+  NvmlReport report = probe_nvml(library->functions());
+  if (auto p = library->path(); !p.empty()) report.info.library_path = text::clean_utf8(p);
   return report;
 }
 

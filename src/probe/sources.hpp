@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "inventory/inventory.hpp"
+#include "vendor/cuda.hpp"
+#include "vendor/nvml.hpp"
 
 namespace gpuscout::probe {
 
@@ -29,6 +31,8 @@ std::vector<std::string> dl_features_from_cpuid();
 std::optional<double> parse_cgroup_cpu_max(std::string_view text);
 /// Sizes as in sysfs cache files ("32K", "1024K", "16M").
 std::optional<uint64_t> parse_cache_size(std::string_view text);
+/// The highest "cpu MHz" line of /proc/cpuinfo (what the OS reports); nullopt when there is none.
+std::optional<double> parse_cpuinfo_mhz_max(std::string_view text);
 CpuInfo probe_cpu();
 
 // --- Memory (memory.cpp) ---
@@ -65,8 +69,13 @@ struct NvmlReport {
   NvidiaInfo info;
   std::vector<Gpu> gpus;  ///< NVML's view, pci_bus_id set
 };
+/// Opens the driver library (vendor floor) and probes through it; a library that cannot be opened is an error
+/// recorded in the report.
 NvmlReport probe_nvml();
 CudaInfo probe_cuda_driver();
+/// The probe logic over a table of functions: the real library's, or a test's in-process fake.
+NvmlReport probe_nvml(const vendor::nvml::Functions& functions);
+CudaInfo probe_cuda_driver(const vendor::cuda::Functions& functions);
 
 // --- Toolkit (toolkit.cpp) ---
 ToolkitInfo probe_toolkit();

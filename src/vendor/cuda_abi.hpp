@@ -6,14 +6,14 @@
 
 namespace gpuscout::vendor::cuda {
 
-using Result = int;  ///< CUresult
+using Status = int;  ///< CUresult
 using Device = int;  ///< CUdevice
 struct Uuid {        ///< CUuuid
   unsigned char bytes[16];
 };
 
 /// CUresult values (cuda.h).
-enum : Result {
+enum : Status {
   SUCCESS = 0, ERROR_INVALID_VALUE = 1, ERROR_OUT_OF_MEMORY = 2, ERROR_NOT_INITIALIZED = 3, ERROR_DEINITIALIZED = 4,
   ERROR_STUB_LIBRARY = 34, ERROR_DEVICE_UNAVAILABLE = 46, ERROR_NO_DEVICE = 100, ERROR_INVALID_DEVICE = 101,
   ERROR_DEVICE_NOT_LICENSED = 102, ERROR_OPERATING_SYSTEM = 304, ERROR_NOT_FOUND = 500, ERROR_ILLEGAL_ADDRESS = 700,
