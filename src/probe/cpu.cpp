@@ -7,12 +7,12 @@
 #include <fmt/format.h>
 
 #if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
 #endif
 
 #include "core/text.hpp"
 #include "os/system.hpp"
 #include "probe/sources.hpp"
+#include "vendor/cpuid.hpp"
 
 namespace gpuscout::probe {
 namespace {
@@ -132,55 +132,6 @@ std::vector<std::string> dl_features_from_flags(const std::vector<std::string>& 
     for (const auto& [flag, name] : x86)
       if (has(flag)) out.emplace_back(name);
   }
-  return out;
-}
-
-std::vector<std::string> dl_features_from_cpuid() {
-  std::vector<std::string> out;
-#if defined(__x86_64__) || defined(__i386__)
-  unsigned a = 0, b = 0, c = 0, d = 0;
-  if (!__get_cpuid(0, &a, &b, &c, &d)) return out;
-  const unsigned max_leaf = a;
-  __cpuid_count(1, 0, a, b, c, d);
-  const bool osxsave = c & (1u << 27);
-  const bool fma = c & (1u << 12), avx = c & (1u << 28), f16c = c & (1u << 29);
-  unsigned long long xcr0 = 0;
-  if (osxsave) {
-    unsigned lo = 0, hi = 0;
-    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-    xcr0 = (static_cast<unsigned long long>(hi) << 32) | lo;
-  }
-  const bool os_avx = (xcr0 & 0x6) == 0x6;             // SSE and AVX state saved by the OS
-  const bool os_avx512 = os_avx && (xcr0 & 0xE0) == 0xE0; // opmask, ZMM_Hi256, Hi16_ZMM
-  const bool os_amx = (xcr0 & 0x60000) == 0x60000;      // XTILECFG, XTILEDATA
-  if (avx && os_avx) out.emplace_back("avx");
-  unsigned b7 = 0, c7 = 0, d7 = 0, a71 = 0;
-  if (max_leaf >= 7) {
-    unsigned a7 = 0;
-    __cpuid_count(7, 0, a7, b7, c7, d7);
-    unsigned bb = 0, cc = 0, dd = 0;
-    if (a7 >= 1) __cpuid_count(7, 1, a71, bb, cc, dd);
-  }
-  if (os_avx && (b7 & (1u << 5))) out.emplace_back("avx2");
-  if (os_avx && fma) out.emplace_back("fma");
-  if (os_avx && f16c) out.emplace_back("f16c");
-  if (os_avx512) {
-    if (b7 & (1u << 16)) out.emplace_back("avx512f");
-    if (b7 & (1u << 17)) out.emplace_back("avx512dq");
-    if (b7 & (1u << 30)) out.emplace_back("avx512bw");
-    if (b7 & (1u << 31)) out.emplace_back("avx512vl");
-    if (c7 & (1u << 11)) out.emplace_back("avx512_vnni");
-    if (a71 & (1u << 5)) out.emplace_back("avx512_bf16");
-    if (d7 & (1u << 23)) out.emplace_back("avx512_fp16");
-  }
-  if (os_avx && (a71 & (1u << 4))) out.emplace_back("avx_vnni");
-  if (os_amx) {
-    if (d7 & (1u << 24)) out.emplace_back("amx_tile");
-    if (d7 & (1u << 22)) out.emplace_back("amx_bf16");
-    if (d7 & (1u << 25)) out.emplace_back("amx_int8");
-    if (a71 & (1u << 21)) out.emplace_back("amx_fp16");
-  }
-#endif
   return out;
 }
 
@@ -340,9 +291,22 @@ CpuInfo probe_cpu() {
 
   // Features: on the live x86 machine ask the CPU and the OS (cpuid + XGETBV); under a sysroot, or on
   // other architectures, the kernel's flags are the record.
-  if (os::sysroot().empty() && (cpu.arch == "x86_64" || cpu.arch == "i686")) cpu.features = dl_features_from_cpuid();
+  if (os::sysroot().empty() && (cpu.arch == "x86_64" || cpu.arch == "i686")) cpu.features = vendor::cpuid::dl_features(vendor::cpuid::native());
   else cpu.features = dl_features_from_flags(summary.flags, cpu.arch);
+  if (cpuinfo_text) cpu.cpuinfo_mhz_max = parse_cpuinfo_mhz_max(*cpuinfo_text);
   return cpu;
+}
+
+std::optional<double> parse_cpuinfo_mhz_max(std::string_view text) {
+  std::optional<double> best;
+  for (auto line : text::split(text, '\n')) {
+    const auto colon = line.find(':');
+    if (colon == std::string_view::npos || text::trim(line.substr(0, colon)) != "cpu MHz") continue;
+    // A clock is a positive, finite number below 100 GHz; anything else is a garbled line, skipped.
+    const auto v = text::parse_double(line.substr(colon + 1));
+    if (v && std::isfinite(*v) && *v > 0 && *v < 100000) best = std::max(best.value_or(0), *v);
+  }
+  return best;
 }
 
 }  // namespace gpuscout::probe

@@ -25,8 +25,6 @@ struct CpuinfoSummary {
 CpuinfoSummary parse_cpuinfo(std::string_view text);
 /// Deep-learning-relevant features from the kernel's flag names, normalised ("asimd" -> "neon").
 std::vector<std::string> dl_features_from_flags(const std::vector<std::string>& flags, std::string_view arch);
-/// Features from cpuid and XGETBV (x86 only; empty elsewhere): what the CPU has *and* the OS enables.
-std::vector<std::string> dl_features_from_cpuid();
 /// "200000 100000" -> 2.0; "max 100000" -> nullopt.
 std::optional<double> parse_cgroup_cpu_max(std::string_view text);
 /// Sizes as in sysfs cache files ("32K", "1024K", "16M").

@@ -50,7 +50,7 @@ TEST(Cpuinfo, GarbageLinesAreSkipped) {
 }
 
 TEST(CpuFeatures, CpuidAgreesWithTheKernelFlagsOnThisMachine) {
-  const auto from_cpuid = dl_features_from_cpuid();
+  const auto from_cpuid = vendor::cpuid::dl_features(vendor::cpuid::native());
   if (from_cpuid.empty()) GTEST_SKIP() << "not an x86 machine";
   const auto s = parse_cpuinfo(read("/proc/cpuinfo"));
   const auto from_flags = dl_features_from_flags(s.flags, "x86_64");

@@ -1,0 +1,34 @@
+#pragma once
+/// x86 cpuid and XGETBV as a table of functions: the one place gpuscout executes them. The feature logic is a
+/// pure function of the table, so tests replay the registers of real CPUs in process; on other architectures the
+/// native table answers nothing.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuscout::vendor::cpuid {
+
+struct Registers {
+  uint32_t eax = 0, ebx = 0, ecx = 0, edx = 0;
+};
+
+struct Functions {
+  /// One leaf/subleaf; nullopt where the leaf is past the CPU's maximum or there is no cpuid at all.
+  std::optional<Registers> (*query)(uint32_t leaf, uint32_t subleaf) = nullptr;
+  /// XCR0 and friends; only called when cpuid says OSXSAVE is on.
+  uint64_t (*xgetbv)(uint32_t xcr) = nullptr;
+};
+
+/// The running CPU's instructions (x86), or a table whose query always answers nullopt (elsewhere).
+const Functions& native();
+
+/// Deep-learning-relevant SIMD features the CPU has *and* the OS saves the state of (OSXSAVE + XCR0): "avx",
+/// "avx2", "fma", "f16c", "avx512f", "avx512_bf16", "amx_tile", ... Names as /proc/cpuinfo spells its flags.
+std::vector<std::string> dl_features(const Functions& functions);
+
+/// The hypervisor's vendor signature from leaf 0x40000000 ("KVMKVMKVM\0\0\0", "Microsoft Hv", "VMwareVMware")
+/// when cpuid's hypervisor bit is set; nullopt on bare metal.
+std::optional<std::string> hypervisor_signature(const Functions& functions);
+
+}  // namespace gpuscout::vendor::cpuid
