@@ -3,23 +3,27 @@
 /// as nvtop does: the only declaration of it in the tree (the probes, bench's sampler and the fake driver in
 /// tests/fakes/nvml all include this file). Only what gpuscout calls. Values from NVIDIA's NVML API reference
 /// (nvml.h of the 5xx drivers).
+#include <cstddef>
 #include <cstdint>
 
 namespace gpuscout::vendor::nvml {
 
-using Return = int;
 using Device = struct nvmlDevice_st*;
 
-enum : Return {
+/// nvmlReturn_t (an int-sized C enum).
+enum Return : int {
   SUCCESS = 0, ERROR_UNINITIALIZED = 1, ERROR_INVALID_ARGUMENT = 2, ERROR_NOT_SUPPORTED = 3, ERROR_NO_PERMISSION = 4,
-  ERROR_NOT_FOUND = 6, ERROR_INSUFFICIENT_SIZE = 7, ERROR_DRIVER_NOT_LOADED = 9, ERROR_TIMEOUT = 10,
-  ERROR_LIBRARY_NOT_FOUND = 12, ERROR_FUNCTION_NOT_FOUND = 13, ERROR_GPU_IS_LOST = 15, ERROR_LIB_RM_VERSION_MISMATCH = 18,
-  ERROR_ARGUMENT_VERSION_MISMATCH = 25, ERROR_UNKNOWN = 999
+  ERROR_ALREADY_INITIALIZED = 5, ERROR_NOT_FOUND = 6, ERROR_INSUFFICIENT_SIZE = 7, ERROR_INSUFFICIENT_POWER = 8,
+  ERROR_DRIVER_NOT_LOADED = 9, ERROR_TIMEOUT = 10, ERROR_IRQ_ISSUE = 11, ERROR_LIBRARY_NOT_FOUND = 12,
+  ERROR_FUNCTION_NOT_FOUND = 13, ERROR_CORRUPTED_INFOROM = 14, ERROR_GPU_IS_LOST = 15, ERROR_RESET_REQUIRED = 16,
+  ERROR_OPERATING_SYSTEM = 17, ERROR_LIB_RM_VERSION_MISMATCH = 18, ERROR_IN_USE = 19, ERROR_MEMORY = 20,
+  ERROR_NO_DATA = 21, ERROR_VGPU_ECC_NOT_SUPPORTED = 22, ERROR_INSUFFICIENT_RESOURCES = 23,
+  ERROR_FREQ_NOT_SUPPORTED = 24, ERROR_ARGUMENT_VERSION_MISMATCH = 25, ERROR_DEPRECATED = 26, ERROR_NOT_READY = 27,
+  ERROR_GPU_NOT_FOUND = 28, ERROR_INVALID_STATE = 29, ERROR_UNKNOWN = 999
 };
 
-constexpr unsigned TEMPERATURE_GPU = 0;
-constexpr unsigned CLOCK_SM = 1;
-constexpr unsigned CLOCK_MEM = 2;
+constexpr unsigned TEMPERATURE_GPU = 0;                                              ///< nvmlTemperatureSensors_t
+constexpr unsigned CLOCK_GRAPHICS = 0, CLOCK_SM = 1, CLOCK_MEM = 2, CLOCK_VIDEO = 3;  ///< nvmlClockType_t
 constexpr unsigned long long VALUE_NOT_AVAILABLE = ~0ULL;
 
 struct Memory {
@@ -59,5 +63,13 @@ struct ProcessInfo {  ///< nvmlProcessInfo_t (v2/v3 calls)
 constexpr unsigned long long kReasonGpuIdle = 0x1, kReasonAppClocks = 0x2, kReasonSwPowerCap = 0x4,
                              kReasonHwSlowdown = 0x8, kReasonSyncBoost = 0x10, kReasonSwThermal = 0x20,
                              kReasonHwThermal = 0x40, kReasonHwPowerBrake = 0x80, kReasonDisplayClocks = 0x100;
+
+// The layouts of nvml.h on LP64 (the fake driver implements them, the probe reads them).
+static_assert(sizeof(PciInfoV3) == 68 && offsetof(PciInfoV3, busId) == 36);
+static_assert(sizeof(PciInfoV1) == 52);
+static_assert(sizeof(Memory) == 24);
+static_assert(sizeof(MemoryV2) == 40 && kMemoryV2Version == 0x02000028U);
+static_assert(sizeof(ProcessInfoV1) == 16);
+static_assert(sizeof(ProcessInfo) == 24);
 
 }  // namespace gpuscout::vendor::nvml

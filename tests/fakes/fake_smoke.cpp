@@ -1,8 +1,8 @@
 // fake_smoke: loads libnvidia-ml.so.1 and libcuda.so.1 by soname (as gpuscout does) and prints what
 // they report as key=value lines; `fake_smoke selftest SCENARIO_DIR` runs itself once per
 // scenario/environment and checks the lines. Needs LD_LIBRARY_PATH to point at the fakes.
-#include "cuda_abi.hpp"
-#include "nvml_abi.hpp"
+#include "vendor/cuda_abi.hpp"
+#include "vendor/nvml_abi.hpp"
 
 #include <dlfcn.h>
 #include <poll.h>
@@ -16,6 +16,9 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+namespace cuda = gpuscout::vendor::cuda;
+namespace nvml = gpuscout::vendor::nvml;
 
 namespace {
 
@@ -41,89 +44,89 @@ void show_nvml() {
         if (dlsym(lib, name) == nullptr) missing += std::string(missing.empty() ? "" : ",") + name;
     line("nvml.missing", missing);
 
-    auto init = sym<nvmlReturn_t()>(lib, "nvmlInit_v2");
-    if (init == nullptr) init = sym<nvmlReturn_t()>(lib, "nvmlInit");
+    auto init = sym<nvml::Return()>(lib, "nvmlInit_v2");
+    if (init == nullptr) init = sym<nvml::Return()>(lib, "nvmlInit");
     const auto t0 = std::chrono::steady_clock::now();
-    const nvmlReturn_t rc = init();
+    const nvml::Return rc = init();
     line("nvml.init", num(static_cast<unsigned>(rc)));
     line("nvml.init_ms", num(static_cast<unsigned long long>(
                              std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
                                  .count())));
-    const auto error_string = sym<const char*(nvmlReturn_t)>(lib, "nvmlErrorString");
+    const auto error_string = sym<const char*(nvml::Return)>(lib, "nvmlErrorString");
     line("nvml.init_text", error_string(rc));
-    if (rc != NVML_SUCCESS) {
-        auto count = sym<nvmlReturn_t(unsigned*)>(lib, "nvmlDeviceGetCount_v2");
+    if (rc != nvml::SUCCESS) {
+        auto count = sym<nvml::Return(unsigned*)>(lib, "nvmlDeviceGetCount_v2");
         unsigned n = 0;
         line("nvml.count_after_failed_init", err(count(&n)));
         return;
     }
     char text[96];
-    if (sym<nvmlReturn_t(char*, unsigned)>(lib, "nvmlSystemGetDriverVersion")(text, sizeof text) == NVML_SUCCESS)
+    if (sym<nvml::Return(char*, unsigned)>(lib, "nvmlSystemGetDriverVersion")(text, sizeof text) == nvml::SUCCESS)
         line("nvml.driver", text);
-    if (sym<nvmlReturn_t(char*, unsigned)>(lib, "nvmlSystemGetNVMLVersion")(text, sizeof text) == NVML_SUCCESS)
+    if (sym<nvml::Return(char*, unsigned)>(lib, "nvmlSystemGetNVMLVersion")(text, sizeof text) == nvml::SUCCESS)
         line("nvml.version", text);
-    line("nvml.driver_small_buffer", err(sym<nvmlReturn_t(char*, unsigned)>(lib, "nvmlSystemGetDriverVersion")(text, 4)));
+    line("nvml.driver_small_buffer", err(sym<nvml::Return(char*, unsigned)>(lib, "nvmlSystemGetDriverVersion")(text, 4)));
     int cuda_version = 0;
-    if (sym<nvmlReturn_t(int*)>(lib, "nvmlSystemGetCudaDriverVersion")(&cuda_version) == NVML_SUCCESS)
+    if (sym<nvml::Return(int*)>(lib, "nvmlSystemGetCudaDriverVersion")(&cuda_version) == nvml::SUCCESS)
         line("nvml.cuda_version", num(static_cast<unsigned>(cuda_version)));
     unsigned count = 0;
-    const nvmlReturn_t crc = sym<nvmlReturn_t(unsigned*)>(lib, "nvmlDeviceGetCount_v2")(&count);
-    line("nvml.count", crc == NVML_SUCCESS ? num(count) : err(crc));
+    const nvml::Return crc = sym<nvml::Return(unsigned*)>(lib, "nvmlDeviceGetCount_v2")(&count);
+    line("nvml.count", crc == nvml::SUCCESS ? num(count) : err(crc));
 
-    using U = nvmlReturn_t(nvmlDevice_t, unsigned*);
+    using U = nvml::Return(nvml::Device, unsigned*);
     for (unsigned i = 0; i < count; ++i) {
         const std::string k = "nvml." + num(i) + ".";
-        nvmlDevice_t dev = nullptr;
-        const auto hrc = sym<nvmlReturn_t(unsigned, nvmlDevice_t*)>(lib, "nvmlDeviceGetHandleByIndex_v2")(i, &dev);
-        if (hrc != NVML_SUCCESS) {
+        nvml::Device dev = nullptr;
+        const auto hrc = sym<nvml::Return(unsigned, nvml::Device*)>(lib, "nvmlDeviceGetHandleByIndex_v2")(i, &dev);
+        if (hrc != nvml::SUCCESS) {
             line(k + "handle", err(hrc));
             continue;
         }
         const auto text_of = [&](const char* fn, const char* key) {
-            const auto r = sym<nvmlReturn_t(nvmlDevice_t, char*, unsigned)>(lib, fn)(dev, text, sizeof text);
-            line(k + key, r == NVML_SUCCESS ? std::string(text) : err(r));
+            const auto r = sym<nvml::Return(nvml::Device, char*, unsigned)>(lib, fn)(dev, text, sizeof text);
+            line(k + key, r == nvml::SUCCESS ? std::string(text) : err(r));
         };
         text_of("nvmlDeviceGetName", "name");
         text_of("nvmlDeviceGetUUID", "uuid");
-        if (auto pci3 = sym<nvmlReturn_t(nvmlDevice_t, nvmlPciInfo_t*)>(lib, "nvmlDeviceGetPciInfo_v3")) {
-            nvmlPciInfo_t pci{};
+        if (auto pci3 = sym<nvml::Return(nvml::Device, nvml::PciInfoV3*)>(lib, "nvmlDeviceGetPciInfo_v3")) {
+            nvml::PciInfoV3 pci{};
             const auto r = pci3(dev, &pci);
             char ids[64];
             std::snprintf(ids, sizeof ids, "0x%08X/0x%08X", pci.pciDeviceId, pci.pciSubSystemId);
-            line(k + "bus", r == NVML_SUCCESS ? std::string(pci.busId) : err(r));
+            line(k + "bus", r == nvml::SUCCESS ? std::string(pci.busId) : err(r));
             line(k + "bus_legacy", pci.busIdLegacy);
             line(k + "pci_ids", ids);
-            nvmlDevice_t again = nullptr;
-            sym<nvmlReturn_t(const char*, nvmlDevice_t*)>(lib, "nvmlDeviceGetHandleByPciBusId_v2")(pci.busIdLegacy,
+            nvml::Device again = nullptr;
+            sym<nvml::Return(const char*, nvml::Device*)>(lib, "nvmlDeviceGetHandleByPciBusId_v2")(pci.busIdLegacy,
                                                                                                     &again);
             line(k + "by_bus_id_same", again == dev ? "yes" : "no");
         }
-        nvmlPciInfo_v1_t pci1{};
-        if (sym<nvmlReturn_t(nvmlDevice_t, nvmlPciInfo_v1_t*)>(lib, "nvmlDeviceGetPciInfo")(dev, &pci1) == NVML_SUCCESS)
+        nvml::PciInfoV1 pci1{};
+        if (sym<nvml::Return(nvml::Device, nvml::PciInfoV1*)>(lib, "nvmlDeviceGetPciInfo")(dev, &pci1) == nvml::SUCCESS)
             line(k + "bus_v1", pci1.busId);
-        nvmlMemory_t m1{};
-        const auto r1 = sym<nvmlReturn_t(nvmlDevice_t, nvmlMemory_t*)>(lib, "nvmlDeviceGetMemoryInfo")(dev, &m1);
-        line(k + "mem_v1", r1 == NVML_SUCCESS ? num(m1.total) + "/" + num(m1.free) + "/" + num(m1.used) : err(r1));
-        if (auto v2 = sym<nvmlReturn_t(nvmlDevice_t, nvmlMemory_v2_t*)>(lib, "nvmlDeviceGetMemoryInfo_v2")) {
-            nvmlMemory_v2_t m2{};
+        nvml::Memory m1{};
+        const auto r1 = sym<nvml::Return(nvml::Device, nvml::Memory*)>(lib, "nvmlDeviceGetMemoryInfo")(dev, &m1);
+        line(k + "mem_v1", r1 == nvml::SUCCESS ? num(m1.total) + "/" + num(m1.free) + "/" + num(m1.used) : err(r1));
+        if (auto v2 = sym<nvml::Return(nvml::Device, nvml::MemoryV2*)>(lib, "nvmlDeviceGetMemoryInfo_v2")) {
+            nvml::MemoryV2 m2{};
             line(k + "mem_v2_unversioned", err(v2(dev, &m2)));
-            m2.version = nvmlMemory_v2;
+            m2.version = nvml::kMemoryV2Version;
             const auto r2 = v2(dev, &m2);
-            line(k + "mem_v2", r2 == NVML_SUCCESS ? num(m2.total) + "/" + num(m2.reserved) + "/" + num(m2.free) + "/" +
+            line(k + "mem_v2", r2 == nvml::SUCCESS ? num(m2.total) + "/" + num(m2.reserved) + "/" + num(m2.free) + "/" +
                                                         num(m2.used)
                                                   : err(r2));
         }
         int major = 0, minor = 0;
-        const auto ccr = sym<nvmlReturn_t(nvmlDevice_t, int*, int*)>(lib, "nvmlDeviceGetCudaComputeCapability")(
+        const auto ccr = sym<nvml::Return(nvml::Device, int*, int*)>(lib, "nvmlDeviceGetCudaComputeCapability")(
             dev, &major, &minor);
-        line(k + "cc", ccr == NVML_SUCCESS ? num(static_cast<unsigned>(major)) + "." + num(static_cast<unsigned>(minor))
+        line(k + "cc", ccr == nvml::SUCCESS ? num(static_cast<unsigned>(major)) + "." + num(static_cast<unsigned>(minor))
                                            : err(ccr));
         const auto uint_of = [&](const char* fn, const char* key) {
             auto f = sym<U>(lib, fn);
             if (f == nullptr) return;
             unsigned v = 0;
             const auto r = f(dev, &v);
-            line(k + key, r == NVML_SUCCESS ? num(v) : err(r));
+            line(k + key, r == nvml::SUCCESS ? num(v) : err(r));
         };
         uint_of("nvmlDeviceGetPowerUsage", "power_mw");
         uint_of("nvmlDeviceGetEnforcedPowerLimit", "power_limit_mw");
@@ -131,34 +134,34 @@ void show_nvml() {
         uint_of("nvmlDeviceGetMaxPcieLinkWidth", "pcie_width_max");
         uint_of("nvmlDeviceGetMemoryBusWidth", "bus_width");
         unsigned temp = 0;
-        const auto tr = sym<nvmlReturn_t(nvmlDevice_t, nvmlTemperatureSensors_t, unsigned*)>(
-            lib, "nvmlDeviceGetTemperature")(dev, NVML_TEMPERATURE_GPU, &temp);
-        line(k + "temp", tr == NVML_SUCCESS ? num(temp) : err(tr));
+        const auto tr = sym<nvml::Return(nvml::Device, unsigned, unsigned*)>(
+            lib, "nvmlDeviceGetTemperature")(dev, nvml::TEMPERATURE_GPU, &temp);
+        line(k + "temp", tr == nvml::SUCCESS ? num(temp) : err(tr));
         unsigned mhz = 0;
-        const auto clk = sym<nvmlReturn_t(nvmlDevice_t, nvmlClockType_t, unsigned*)>(lib, "nvmlDeviceGetMaxClockInfo")(
-            dev, NVML_CLOCK_SM, &mhz);
-        line(k + "max_sm_mhz", clk == NVML_SUCCESS ? num(mhz) : err(clk));
-        nvmlUtilization_t util{};
-        const auto ur = sym<nvmlReturn_t(nvmlDevice_t, nvmlUtilization_t*)>(lib, "nvmlDeviceGetUtilizationRates")(dev, &util);
-        line(k + "util", ur == NVML_SUCCESS ? num(util.gpu) + "/" + num(util.memory) : err(ur));
+        const auto clk = sym<nvml::Return(nvml::Device, unsigned, unsigned*)>(lib, "nvmlDeviceGetMaxClockInfo")(
+            dev, nvml::CLOCK_SM, &mhz);
+        line(k + "max_sm_mhz", clk == nvml::SUCCESS ? num(mhz) : err(clk));
+        nvml::Utilization util{};
+        const auto ur = sym<nvml::Return(nvml::Device, nvml::Utilization*)>(lib, "nvmlDeviceGetUtilizationRates")(dev, &util);
+        line(k + "util", ur == nvml::SUCCESS ? num(util.gpu) + "/" + num(util.memory) : err(ur));
         unsigned long long reasons = 0;
-        const auto thr = sym<nvmlReturn_t(nvmlDevice_t, unsigned long long*)>(
+        const auto thr = sym<nvml::Return(nvml::Device, unsigned long long*)>(
             lib, "nvmlDeviceGetCurrentClocksThrottleReasons")(dev, &reasons);
-        line(k + "throttle", thr == NVML_SUCCESS ? num(reasons) : err(thr));
+        line(k + "throttle", thr == nvml::SUCCESS ? num(reasons) : err(thr));
 
         // Process list: the two-call protocol (ask with 0, get INSUFFICIENT_SIZE and the count).
-        using P3 = nvmlReturn_t(nvmlDevice_t, unsigned*, nvmlProcessInfo_t*);
-        using P1 = nvmlReturn_t(nvmlDevice_t, unsigned*, nvmlProcessInfo_v1_t*);
+        using P3 = nvml::Return(nvml::Device, unsigned*, nvml::ProcessInfo*);
+        using P1 = nvml::Return(nvml::Device, unsigned*, nvml::ProcessInfoV1*);
         std::string procs;
         unsigned n = 0;
         if (auto p3 = sym<P3>(lib, "nvmlDeviceGetComputeRunningProcesses_v3")) {
             const auto first = p3(dev, &n, nullptr);
-            std::vector<nvmlProcessInfo_t> infos(n);
+            std::vector<nvml::ProcessInfo> infos(n);
             const auto second = n == 0 ? first : p3(dev, &n, infos.data());
             procs = "v3 first=" + num(static_cast<unsigned>(first)) + " second=" + num(static_cast<unsigned>(second));
-            for (unsigned j = 0; j < n && second == NVML_SUCCESS; ++j) {
+            for (unsigned j = 0; j < n && second == nvml::SUCCESS; ++j) {
                 char name[64] = "?";
-                sym<nvmlReturn_t(unsigned, char*, unsigned)>(lib, "nvmlSystemGetProcessName")(infos[j].pid, name,
+                sym<nvml::Return(unsigned, char*, unsigned)>(lib, "nvmlSystemGetProcessName")(infos[j].pid, name,
                                                                                               sizeof name);
                 procs += " " + num(infos[j].pid) + ":" + num(infos[j].usedGpuMemory) + ":" + name + ":" +
                          num(infos[j].gpuInstanceId);
@@ -166,16 +169,16 @@ void show_nvml() {
         } else {
             auto p1 = sym<P1>(lib, "nvmlDeviceGetComputeRunningProcesses");
             const auto first = p1(dev, &n, nullptr);
-            std::vector<nvmlProcessInfo_v1_t> infos(n);
+            std::vector<nvml::ProcessInfoV1> infos(n);
             const auto second = n == 0 ? first : p1(dev, &n, infos.data());
             procs = "v1 first=" + num(static_cast<unsigned>(first)) + " second=" + num(static_cast<unsigned>(second));
-            for (unsigned j = 0; j < n && second == NVML_SUCCESS; ++j)
+            for (unsigned j = 0; j < n && second == nvml::SUCCESS; ++j)
                 procs += " " + num(infos[j].pid) + ":" + num(infos[j].usedGpuMemory);
         }
         line(k + "procs", procs);
     }
-    line("nvml.shutdown", num(static_cast<unsigned>(sym<nvmlReturn_t()>(lib, "nvmlShutdown")())));
-    line("nvml.shutdown_again", num(static_cast<unsigned>(sym<nvmlReturn_t()>(lib, "nvmlShutdown")())));
+    line("nvml.shutdown", num(static_cast<unsigned>(sym<nvml::Return()>(lib, "nvmlShutdown")())));
+    line("nvml.shutdown_again", num(static_cast<unsigned>(sym<nvml::Return()>(lib, "nvmlShutdown")())));
 }
 
 void show_cuda() {
@@ -185,61 +188,61 @@ void show_cuda() {
         return;
     }
     int version = 0;
-    const auto vr = sym<CUresult(int*)>(lib, "cuDriverGetVersion")(&version);
-    line("cuda.version", vr == CUDA_SUCCESS ? num(static_cast<unsigned>(version)) : err(vr));
+    const auto vr = sym<cuda::Status(int*)>(lib, "cuDriverGetVersion")(&version);
+    line("cuda.version", vr == cuda::SUCCESS ? num(static_cast<unsigned>(version)) : err(vr));
     int count = 0;
-    line("cuda.count_before_init", err(sym<CUresult(int*)>(lib, "cuDeviceGetCount")(&count)));
+    line("cuda.count_before_init", err(sym<cuda::Status(int*)>(lib, "cuDeviceGetCount")(&count)));
     const auto t0 = std::chrono::steady_clock::now();
-    const CUresult rc = sym<CUresult(unsigned)>(lib, "cuInit")(0);
+    const cuda::Status rc = sym<cuda::Status(unsigned)>(lib, "cuInit")(0);
     line("cuda.init", num(static_cast<unsigned>(rc)));
     line("cuda.init_ms", num(static_cast<unsigned long long>(
                              std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
                                  .count())));
     const char* name = nullptr;
-    sym<CUresult(CUresult, const char**)>(lib, "cuGetErrorName")(rc, &name);
+    sym<cuda::Status(cuda::Status, const char**)>(lib, "cuGetErrorName")(rc, &name);
     line("cuda.init_name", name == nullptr ? "(null)" : name);
-    if (rc != CUDA_SUCCESS) return;
-    sym<CUresult(int*)>(lib, "cuDeviceGetCount")(&count);
+    if (rc != cuda::SUCCESS) return;
+    sym<cuda::Status(int*)>(lib, "cuDeviceGetCount")(&count);
     line("cuda.count", num(static_cast<unsigned>(count)));
-    auto attr = sym<CUresult(int*, CUdevice_attribute, CUdevice)>(lib, "cuDeviceGetAttribute");
+    auto attr = sym<cuda::Status(int*, int, cuda::Device)>(lib, "cuDeviceGetAttribute");
     for (int i = 0; i < count; ++i) {
         const std::string k = "cuda." + num(static_cast<unsigned>(i)) + ".";
-        CUdevice dev = -1;
-        sym<CUresult(CUdevice*, int)>(lib, "cuDeviceGet")(&dev, i);
+        cuda::Device dev = -1;
+        sym<cuda::Status(cuda::Device*, int)>(lib, "cuDeviceGet")(&dev, i);
         char text[128];
-        sym<CUresult(char*, int, CUdevice)>(lib, "cuDeviceGetName")(text, sizeof text, dev);
+        sym<cuda::Status(char*, int, cuda::Device)>(lib, "cuDeviceGetName")(text, sizeof text, dev);
         line(k + "name", text);
-        sym<CUresult(char*, int, CUdevice)>(lib, "cuDeviceGetPCIBusId")(text, sizeof text, dev);
+        sym<cuda::Status(char*, int, cuda::Device)>(lib, "cuDeviceGetPCIBusId")(text, sizeof text, dev);
         line(k + "bus", text);
-        const auto a = [&](CUdevice_attribute at) {
+        const auto a = [&](int at) {
             int v = 0;
             const auto r = attr(&v, at, dev);
-            return r == CUDA_SUCCESS ? num(static_cast<unsigned>(v)) : err(r);
+            return r == cuda::SUCCESS ? num(static_cast<unsigned>(v)) : err(r);
         };
-        line(k + "cc", a(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) + "." + a(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR));
-        line(k + "sm", a(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT));
-        line(k + "clock_khz", a(CU_DEVICE_ATTRIBUTE_CLOCK_RATE));
-        line(k + "l2", a(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE));
+        line(k + "cc", a(cuda::ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) + "." + a(cuda::ATTRIBUTE_COMPUTE_CAPABILITY_MINOR));
+        line(k + "sm", a(cuda::ATTRIBUTE_MULTIPROCESSOR_COUNT));
+        line(k + "clock_khz", a(cuda::ATTRIBUTE_CLOCK_RATE));
+        line(k + "l2", a(cuda::ATTRIBUTE_L2_CACHE_SIZE));
         line(k + "attr_9999", a(9999));
         std::size_t total = 0;
-        sym<CUresult(std::size_t*, CUdevice)>(lib, "cuDeviceTotalMem_v2")(&total, dev);
+        sym<cuda::Status(std::size_t*, cuda::Device)>(lib, "cuDeviceTotalMem_v2")(&total, dev);
         line(k + "total", num(total));
-        CUuuid uuid{};
-        sym<CUresult(CUuuid*, CUdevice)>(lib, "cuDeviceGetUuid_v2")(&uuid, dev);
+        cuda::Uuid uuid{};
+        sym<cuda::Status(cuda::Uuid*, cuda::Device)>(lib, "cuDeviceGetUuid_v2")(&uuid, dev);
         std::snprintf(text, sizeof text, "%02x%02x%02x%02x", static_cast<unsigned char>(uuid.bytes[0]),
                       static_cast<unsigned char>(uuid.bytes[1]), static_cast<unsigned char>(uuid.bytes[2]),
                       static_cast<unsigned char>(uuid.bytes[3]));
         line(k + "uuid_head", text);
         std::size_t free_b = 0, total_b = 0;
-        auto meminfo = sym<CUresult(std::size_t*, std::size_t*)>(lib, "cuMemGetInfo_v2");
+        auto meminfo = sym<cuda::Status(std::size_t*, std::size_t*)>(lib, "cuMemGetInfo_v2");
         line(k + "meminfo_no_ctx", err(meminfo(&free_b, &total_b)));
-        CUcontext ctx = nullptr;
-        sym<CUresult(CUcontext*, CUdevice)>(lib, "cuDevicePrimaryCtxRetain")(&ctx, dev);
-        sym<CUresult(CUcontext)>(lib, "cuCtxSetCurrent")(ctx);
+        cuda::Context ctx = nullptr;
+        sym<cuda::Status(cuda::Context*, cuda::Device)>(lib, "cuDevicePrimaryCtxRetain")(&ctx, dev);
+        sym<cuda::Status(cuda::Context)>(lib, "cuCtxSetCurrent")(ctx);
         const auto mr = meminfo(&free_b, &total_b);
-        line(k + "meminfo", mr == CUDA_SUCCESS ? num(free_b) + "/" + num(total_b) : err(mr));
-        sym<CUresult(CUcontext)>(lib, "cuCtxSetCurrent")(nullptr);
-        sym<CUresult(CUdevice)>(lib, "cuDevicePrimaryCtxRelease_v2")(dev);
+        line(k + "meminfo", mr == cuda::SUCCESS ? num(free_b) + "/" + num(total_b) : err(mr));
+        sym<cuda::Status(cuda::Context)>(lib, "cuCtxSetCurrent")(nullptr);
+        sym<cuda::Status(cuda::Device)>(lib, "cuDevicePrimaryCtxRelease_v2")(dev);
     }
 }
 
@@ -387,7 +390,7 @@ int selftest(const std::string& dir) {
     {
         const auto c = run("stub");
         expect(c, "stub", "cuda.init=34");
-        expect(c, "stub", "cuda.init_name=CUDA_ERROR_STUB_LIBRARY");
+        expect(c, "stub", "cuda.init_name=cuda::ERROR_STUB_LIBRARY");
     }
     {
         const auto c = run("busy");

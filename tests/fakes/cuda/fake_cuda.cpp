@@ -1,7 +1,7 @@
 // Fake libcuda.so.1: the public CUDA driver API answering from a scenario file
 // (GPUSCOUT_FAKE_SCENARIO, format in ../scenarios/README.md). Honours CUDA_DEVICE_ORDER and
 // CUDA_VISIBLE_DEVICES the way the real driver does, so callers must join devices by PCI bus id.
-#include "cuda_abi.hpp"
+#include "vendor/cuda_abi.hpp"
 #include "scenario.hpp"
 
 #include <algorithm>
@@ -18,6 +18,12 @@
 #include <thread>
 #include <vector>
 
+namespace cuda = gpuscout::vendor::cuda;
+
+// Not a driver-API code: the runtime's cudaErrorInsufficientDriver (driver_types.h). The real libcuda never returns
+// it; scenarios may inject it to exercise callers (see scenarios/README.md).
+constexpr cuda::Status CUDA_ERROR_INSUFFICIENT_DRIVER = 35;
+
 #define FAKE_API extern "C" __attribute__((visibility("default")))
 
 namespace {
@@ -31,7 +37,7 @@ struct State {
     std::mutex mutex;
     bool attempted = false;  // cuInit ran for `key`; its result is sticky, like the real driver's
     std::string key;         // the environment cuInit saw
-    CUresult init_result = CUDA_ERROR_NOT_INITIALIZED;
+    cuda::Status init_result = cuda::ERROR_NOT_INITIALIZED;
     Scenario scenario;
     std::vector<std::size_t> visible;  // CUDA ordinal -> index into scenario.gpus
     std::vector<int> primary_refs;     // per CUDA ordinal
@@ -43,7 +49,7 @@ State& state() {
 }
 
 char context_tokens[max_devices];
-thread_local CUcontext current_context = nullptr;
+thread_local cuda::Context current_context = nullptr;
 
 std::string env_or(const char* name, const char* fallback) {
     const char* v = std::getenv(name);
@@ -132,30 +138,30 @@ int scenario_error(const Scenario& s, const char* function) {
 }
 
 template <class Body>
-CUresult api_call(const char* function, Body body) {
+cuda::Status api_call(const char* function, Body body) {
     auto& st = state();
     std::lock_guard lock(st.mutex);
-    if (!st.attempted || st.init_result != CUDA_SUCCESS) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!st.attempted || st.init_result != cuda::SUCCESS) return cuda::ERROR_NOT_INITIALIZED;
     if (const int e = scenario_error(st.scenario, function)) return e;
     return body(st);
 }
 
 template <class Body>
-CUresult device_call(const char* function, CUdevice dev, Body body) {
+cuda::Status device_call(const char* function, cuda::Device dev, Body body) {
     return api_call(function, [&](State& st) {
-        if (dev < 0 || static_cast<std::size_t>(dev) >= st.visible.size()) return CUDA_ERROR_INVALID_DEVICE;
+        if (dev < 0 || static_cast<std::size_t>(dev) >= st.visible.size()) return cuda::ERROR_INVALID_DEVICE;
         const Gpu& gpu = st.scenario.gpus[st.visible[static_cast<std::size_t>(dev)]];
         if (const int e = gpu.error_for(function)) return e;
         return body(gpu);
     });
 }
 
-CUresult copy_truncated(const std::string& text, char* buf, int len) {
-    if (buf == nullptr || len <= 0) return CUDA_ERROR_INVALID_VALUE;
+cuda::Status copy_truncated(const std::string& text, char* buf, int len) {
+    if (buf == nullptr || len <= 0) return cuda::ERROR_INVALID_VALUE;
     const auto n = std::min(text.size(), static_cast<std::size_t>(len) - 1);
     std::memcpy(buf, text.data(), n);
     buf[n] = '\0';
-    return CUDA_SUCCESS;
+    return cuda::SUCCESS;
 }
 
 int max_threads_per_sm(const Gpu& g) {
@@ -166,10 +172,10 @@ int max_threads_per_sm(const Gpu& g) {
     return 2048;
 }
 
-CUresult uuid_of(const char* function, CUuuid* uuid, CUdevice dev) {
+cuda::Status uuid_of(const char* function, cuda::Uuid* uuid, cuda::Device dev) {
     return device_call(function, dev, [&](const Gpu& gpu) {
-        if (uuid == nullptr) return CUDA_ERROR_INVALID_VALUE;
-        *uuid = CUuuid{};
+        if (uuid == nullptr) return cuda::ERROR_INVALID_VALUE;
+        *uuid = cuda::Uuid{};
         std::size_t filled = 0;
         unsigned hi = 0;
         bool have_hi = false;
@@ -183,23 +189,23 @@ CUresult uuid_of(const char* function, CUuuid* uuid, CUdevice dev) {
                 hi = nibble;
                 have_hi = true;
             } else {
-                uuid->bytes[filled++] = static_cast<char>((hi << 4) | nibble);
+                uuid->bytes[filled++] = static_cast<unsigned char>((hi << 4) | nibble);
                 have_hi = false;
             }
         }
-        return CUDA_SUCCESS;
+        return cuda::SUCCESS;
     });
 }
 
-CUresult primary_release(const char* function, CUdevice dev) {
+cuda::Status primary_release(const char* function, cuda::Device dev) {
     return api_call(function, [&](State& st) {
-        if (dev < 0 || static_cast<std::size_t>(dev) >= st.visible.size()) return CUDA_ERROR_INVALID_DEVICE;
+        if (dev < 0 || static_cast<std::size_t>(dev) >= st.visible.size()) return cuda::ERROR_INVALID_DEVICE;
         int& refs = st.primary_refs[static_cast<std::size_t>(dev)];
-        if (refs == 0) return CUDA_ERROR_INVALID_CONTEXT;
-        if (--refs == 0 && current_context == reinterpret_cast<CUcontext>(&context_tokens[dev])) {
+        if (refs == 0) return cuda::ERROR_INVALID_CONTEXT;
+        if (--refs == 0 && current_context == reinterpret_cast<cuda::Context>(&context_tokens[dev])) {
             current_context = nullptr;
         }
-        return CUDA_SUCCESS;
+        return cuda::SUCCESS;
     });
 }
 
@@ -214,34 +220,34 @@ int current_ordinal(const State& st) {
 }
 
 template <class Size>
-CUresult mem_info(const char* function, Size* free_bytes, Size* total_bytes) {
+cuda::Status mem_info(const char* function, Size* free_bytes, Size* total_bytes) {
     return api_call(function, [&](State& st) {
-        if (free_bytes == nullptr || total_bytes == nullptr) return CUDA_ERROR_INVALID_VALUE;
+        if (free_bytes == nullptr || total_bytes == nullptr) return cuda::ERROR_INVALID_VALUE;
         const int dev = current_ordinal(st);
-        if (dev < 0) return CUDA_ERROR_INVALID_CONTEXT;
+        if (dev < 0) return cuda::ERROR_INVALID_CONTEXT;
         const Gpu& g = st.scenario.gpus[st.visible[static_cast<std::size_t>(dev)]];
         const std::uint64_t free_now = g.memory_total - g.memory_used - g.memory_reserved;
         constexpr auto cap = static_cast<std::uint64_t>(~Size{0});
         *free_bytes = static_cast<Size>(std::min(free_now, cap));
         *total_bytes = static_cast<Size>(std::min(g.memory_total, cap));
-        return CUDA_SUCCESS;
+        return cuda::SUCCESS;
     });
 }
 
 template <class Size>
-CUresult total_mem(const char* function, Size* bytes, CUdevice dev) {
+cuda::Status total_mem(const char* function, Size* bytes, cuda::Device dev) {
     return device_call(function, dev, [&](const Gpu& gpu) {
-        if (bytes == nullptr) return CUDA_ERROR_INVALID_VALUE;
+        if (bytes == nullptr) return cuda::ERROR_INVALID_VALUE;
         constexpr auto cap = static_cast<std::uint64_t>(~Size{0});
         *bytes = static_cast<Size>(std::min(gpu.memory_total, cap));
-        return CUDA_SUCCESS;
+        return cuda::SUCCESS;
     });
 }
 
 }  // namespace
 
-FAKE_API CUresult cuInit(unsigned int flags) {
-    if (flags != 0) return CUDA_ERROR_INVALID_VALUE;
+FAKE_API cuda::Status cuInit(unsigned int flags) {
+    if (flags != 0) return cuda::ERROR_INVALID_VALUE;
     auto& st = state();
     const std::string key = environment_key();
     {
@@ -249,14 +255,14 @@ FAKE_API CUresult cuInit(unsigned int flags) {
         if (st.attempted && st.key == key) return st.init_result;
     }
     Scenario fresh;
-    CUresult result = CUDA_SUCCESS;
-    if (!gpuscout_fake::load_scenario_from_env(fresh)) result = CUDA_ERROR_UNKNOWN;
+    cuda::Status result = cuda::SUCCESS;
+    if (!gpuscout_fake::load_scenario_from_env(fresh)) result = cuda::ERROR_UNKNOWN;
     if (fresh.cuda.hang_seconds > 0) std::this_thread::sleep_for(std::chrono::seconds(fresh.cuda.hang_seconds));
     std::vector<std::size_t> visible = visible_devices(fresh, device_order(fresh));
     if (visible.size() > max_devices) visible.resize(max_devices);
-    if (result == CUDA_SUCCESS && fresh.cuda.init_error != 0) result = fresh.cuda.init_error;
-    if (result == CUDA_SUCCESS && scenario_error(fresh, __func__) != 0) result = scenario_error(fresh, __func__);
-    if (result == CUDA_SUCCESS && visible.empty()) result = CUDA_ERROR_NO_DEVICE;
+    if (result == cuda::SUCCESS && fresh.cuda.init_error != 0) result = fresh.cuda.init_error;
+    if (result == cuda::SUCCESS && scenario_error(fresh, __func__) != 0) result = scenario_error(fresh, __func__);
+    if (result == cuda::SUCCESS && visible.empty()) result = cuda::ERROR_NO_DEVICE;
 
     std::lock_guard lock(st.mutex);
     st.attempted = true;
@@ -269,181 +275,181 @@ FAKE_API CUresult cuInit(unsigned int flags) {
     return result;
 }
 
-FAKE_API CUresult cuDriverGetVersion(int* version) {
-    if (version == nullptr) return CUDA_ERROR_INVALID_VALUE;
+FAKE_API cuda::Status cuDriverGetVersion(int* version) {
+    if (version == nullptr) return cuda::ERROR_INVALID_VALUE;
     Scenario s;  // answers before cuInit, as the real one does
-    if (!gpuscout_fake::load_scenario_from_env(s)) return CUDA_ERROR_UNKNOWN;
+    if (!gpuscout_fake::load_scenario_from_env(s)) return cuda::ERROR_UNKNOWN;
     if (const int e = scenario_error(s, __func__)) return e;
     *version = s.cuda_driver_version();
-    return CUDA_SUCCESS;
+    return cuda::SUCCESS;
 }
 
-FAKE_API CUresult cuGetErrorName(CUresult error, const char** str) {
-    if (str == nullptr) return CUDA_ERROR_INVALID_VALUE;
+FAKE_API cuda::Status cuGetErrorName(cuda::Status error, const char** str) {
+    if (str == nullptr) return cuda::ERROR_INVALID_VALUE;
     switch (error) {
-    case CUDA_SUCCESS: *str = "CUDA_SUCCESS"; break;
-    case CUDA_ERROR_INVALID_VALUE: *str = "CUDA_ERROR_INVALID_VALUE"; break;
-    case CUDA_ERROR_OUT_OF_MEMORY: *str = "CUDA_ERROR_OUT_OF_MEMORY"; break;
-    case CUDA_ERROR_NOT_INITIALIZED: *str = "CUDA_ERROR_NOT_INITIALIZED"; break;
-    case CUDA_ERROR_DEINITIALIZED: *str = "CUDA_ERROR_DEINITIALIZED"; break;
-    case CUDA_ERROR_STUB_LIBRARY: *str = "CUDA_ERROR_STUB_LIBRARY"; break;
+    case cuda::SUCCESS: *str = "cuda::SUCCESS"; break;
+    case cuda::ERROR_INVALID_VALUE: *str = "cuda::ERROR_INVALID_VALUE"; break;
+    case cuda::ERROR_OUT_OF_MEMORY: *str = "cuda::ERROR_OUT_OF_MEMORY"; break;
+    case cuda::ERROR_NOT_INITIALIZED: *str = "cuda::ERROR_NOT_INITIALIZED"; break;
+    case cuda::ERROR_DEINITIALIZED: *str = "cuda::ERROR_DEINITIALIZED"; break;
+    case cuda::ERROR_STUB_LIBRARY: *str = "cuda::ERROR_STUB_LIBRARY"; break;
     case CUDA_ERROR_INSUFFICIENT_DRIVER: *str = "CUDA_ERROR_INSUFFICIENT_DRIVER"; break;
-    case CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER: *str = "CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER"; break;
-    case CUDA_ERROR_DEVICE_UNAVAILABLE: *str = "CUDA_ERROR_DEVICE_UNAVAILABLE"; break;
-    case CUDA_ERROR_NO_DEVICE: *str = "CUDA_ERROR_NO_DEVICE"; break;
-    case CUDA_ERROR_INVALID_DEVICE: *str = "CUDA_ERROR_INVALID_DEVICE"; break;
-    case CUDA_ERROR_INVALID_CONTEXT: *str = "CUDA_ERROR_INVALID_CONTEXT"; break;
-    case CUDA_ERROR_OPERATING_SYSTEM: *str = "CUDA_ERROR_OPERATING_SYSTEM"; break;
-    case CUDA_ERROR_NOT_SUPPORTED: *str = "CUDA_ERROR_NOT_SUPPORTED"; break;
-    case CUDA_ERROR_SYSTEM_NOT_READY: *str = "CUDA_ERROR_SYSTEM_NOT_READY"; break;
-    case CUDA_ERROR_SYSTEM_DRIVER_MISMATCH: *str = "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH"; break;
-    case CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE: *str = "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"; break;
-    case CUDA_ERROR_UNKNOWN: *str = "CUDA_ERROR_UNKNOWN"; break;
-    default: *str = nullptr; return CUDA_ERROR_INVALID_VALUE;
+    case cuda::ERROR_CALL_REQUIRES_NEWER_DRIVER: *str = "cuda::ERROR_CALL_REQUIRES_NEWER_DRIVER"; break;
+    case cuda::ERROR_DEVICE_UNAVAILABLE: *str = "cuda::ERROR_DEVICE_UNAVAILABLE"; break;
+    case cuda::ERROR_NO_DEVICE: *str = "cuda::ERROR_NO_DEVICE"; break;
+    case cuda::ERROR_INVALID_DEVICE: *str = "cuda::ERROR_INVALID_DEVICE"; break;
+    case cuda::ERROR_INVALID_CONTEXT: *str = "cuda::ERROR_INVALID_CONTEXT"; break;
+    case cuda::ERROR_OPERATING_SYSTEM: *str = "cuda::ERROR_OPERATING_SYSTEM"; break;
+    case cuda::ERROR_NOT_SUPPORTED: *str = "cuda::ERROR_NOT_SUPPORTED"; break;
+    case cuda::ERROR_SYSTEM_NOT_READY: *str = "cuda::ERROR_SYSTEM_NOT_READY"; break;
+    case cuda::ERROR_SYSTEM_DRIVER_MISMATCH: *str = "cuda::ERROR_SYSTEM_DRIVER_MISMATCH"; break;
+    case cuda::ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE: *str = "cuda::ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"; break;
+    case cuda::ERROR_UNKNOWN: *str = "cuda::ERROR_UNKNOWN"; break;
+    default: *str = nullptr; return cuda::ERROR_INVALID_VALUE;
     }
-    return CUDA_SUCCESS;
+    return cuda::SUCCESS;
 }
 
-FAKE_API CUresult cuGetErrorString(CUresult error, const char** str) {
-    if (str == nullptr) return CUDA_ERROR_INVALID_VALUE;
+FAKE_API cuda::Status cuGetErrorString(cuda::Status error, const char** str) {
+    if (str == nullptr) return cuda::ERROR_INVALID_VALUE;
     switch (error) {
-    case CUDA_SUCCESS: *str = "no error"; break;
-    case CUDA_ERROR_INVALID_VALUE: *str = "invalid argument"; break;
-    case CUDA_ERROR_OUT_OF_MEMORY: *str = "out of memory"; break;
-    case CUDA_ERROR_NOT_INITIALIZED: *str = "initialization error"; break;
-    case CUDA_ERROR_DEINITIALIZED: *str = "driver shutting down"; break;
-    case CUDA_ERROR_STUB_LIBRARY: *str = "CUDA driver is a stub library"; break;
+    case cuda::SUCCESS: *str = "no error"; break;
+    case cuda::ERROR_INVALID_VALUE: *str = "invalid argument"; break;
+    case cuda::ERROR_OUT_OF_MEMORY: *str = "out of memory"; break;
+    case cuda::ERROR_NOT_INITIALIZED: *str = "initialization error"; break;
+    case cuda::ERROR_DEINITIALIZED: *str = "driver shutting down"; break;
+    case cuda::ERROR_STUB_LIBRARY: *str = "CUDA driver is a stub library"; break;
     case CUDA_ERROR_INSUFFICIENT_DRIVER:
         *str = "CUDA driver version is insufficient for CUDA runtime version";
         break;
-    case CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER: *str = "API call is not supported in the installed CUDA driver"; break;
-    case CUDA_ERROR_DEVICE_UNAVAILABLE: *str = "CUDA-capable device(s) is/are busy or unavailable"; break;
-    case CUDA_ERROR_NO_DEVICE: *str = "no CUDA-capable device is detected"; break;
-    case CUDA_ERROR_INVALID_DEVICE: *str = "invalid device ordinal"; break;
-    case CUDA_ERROR_INVALID_CONTEXT: *str = "invalid device context"; break;
-    case CUDA_ERROR_OPERATING_SYSTEM: *str = "OS call failed or operation not supported on this OS"; break;
-    case CUDA_ERROR_NOT_SUPPORTED: *str = "operation not supported"; break;
-    case CUDA_ERROR_SYSTEM_NOT_READY: *str = "system not yet initialized"; break;
-    case CUDA_ERROR_SYSTEM_DRIVER_MISMATCH:
+    case cuda::ERROR_CALL_REQUIRES_NEWER_DRIVER: *str = "API call is not supported in the installed CUDA driver"; break;
+    case cuda::ERROR_DEVICE_UNAVAILABLE: *str = "CUDA-capable device(s) is/are busy or unavailable"; break;
+    case cuda::ERROR_NO_DEVICE: *str = "no CUDA-capable device is detected"; break;
+    case cuda::ERROR_INVALID_DEVICE: *str = "invalid device ordinal"; break;
+    case cuda::ERROR_INVALID_CONTEXT: *str = "invalid device context"; break;
+    case cuda::ERROR_OPERATING_SYSTEM: *str = "OS call failed or operation not supported on this OS"; break;
+    case cuda::ERROR_NOT_SUPPORTED: *str = "operation not supported"; break;
+    case cuda::ERROR_SYSTEM_NOT_READY: *str = "system not yet initialized"; break;
+    case cuda::ERROR_SYSTEM_DRIVER_MISMATCH:
         *str = "system has unsupported display driver / cuda driver combination";
         break;
-    case CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE:
+    case cuda::ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE:
         *str = "forward compatibility was attempted on non supported HW";
         break;
-    case CUDA_ERROR_UNKNOWN: *str = "unknown error"; break;
-    default: *str = nullptr; return CUDA_ERROR_INVALID_VALUE;
+    case cuda::ERROR_UNKNOWN: *str = "unknown error"; break;
+    default: *str = nullptr; return cuda::ERROR_INVALID_VALUE;
     }
-    return CUDA_SUCCESS;
+    return cuda::SUCCESS;
 }
 
-FAKE_API CUresult cuDeviceGetCount(int* count) {
+FAKE_API cuda::Status cuDeviceGetCount(int* count) {
     return api_call(__func__, [&](State& st) {
-        if (count == nullptr) return CUDA_ERROR_INVALID_VALUE;
+        if (count == nullptr) return cuda::ERROR_INVALID_VALUE;
         *count = static_cast<int>(st.visible.size());
-        return CUDA_SUCCESS;
+        return cuda::SUCCESS;
     });
 }
 
-FAKE_API CUresult cuDeviceGet(CUdevice* device, int ordinal) {
+FAKE_API cuda::Status cuDeviceGet(cuda::Device* device, int ordinal) {
     return api_call(__func__, [&](State& st) {
-        if (device == nullptr) return CUDA_ERROR_INVALID_VALUE;
-        if (ordinal < 0 || static_cast<std::size_t>(ordinal) >= st.visible.size()) return CUDA_ERROR_INVALID_DEVICE;
+        if (device == nullptr) return cuda::ERROR_INVALID_VALUE;
+        if (ordinal < 0 || static_cast<std::size_t>(ordinal) >= st.visible.size()) return cuda::ERROR_INVALID_DEVICE;
         *device = ordinal;
-        return CUDA_SUCCESS;
+        return cuda::SUCCESS;
     });
 }
 
-FAKE_API CUresult cuDeviceGetName(char* name, int len, CUdevice dev) {
+FAKE_API cuda::Status cuDeviceGetName(char* name, int len, cuda::Device dev) {
     return device_call(__func__, dev, [&](const Gpu& gpu) { return copy_truncated(gpu.name, name, len); });
 }
 
-FAKE_API CUresult cuDeviceGetPCIBusId(char* bus_id, int len, CUdevice dev) {
+FAKE_API cuda::Status cuDeviceGetPCIBusId(char* bus_id, int len, cuda::Device dev) {
     return device_call(__func__, dev, [&](const Gpu& gpu) { return copy_truncated(gpu.legacy_bus_id(), bus_id, len); });
 }
 
-FAKE_API CUresult cuDeviceGetUuid(CUuuid* uuid, CUdevice dev) { return uuid_of(__func__, uuid, dev); }
-FAKE_API CUresult cuDeviceGetUuid_v2(CUuuid* uuid, CUdevice dev) { return uuid_of(__func__, uuid, dev); }
+FAKE_API cuda::Status cuDeviceGetUuid(cuda::Uuid* uuid, cuda::Device dev) { return uuid_of(__func__, uuid, dev); }
+FAKE_API cuda::Status cuDeviceGetUuid_v2(cuda::Uuid* uuid, cuda::Device dev) { return uuid_of(__func__, uuid, dev); }
 
-FAKE_API CUresult cuDeviceTotalMem_v2(std::size_t* bytes, CUdevice dev) { return total_mem(__func__, bytes, dev); }
-FAKE_API CUresult cuDeviceTotalMem(unsigned int* bytes, CUdevice dev) { return total_mem(__func__, bytes, dev); }
+FAKE_API cuda::Status cuDeviceTotalMem_v2(std::size_t* bytes, cuda::Device dev) { return total_mem(__func__, bytes, dev); }
+FAKE_API cuda::Status cuDeviceTotalMem(unsigned int* bytes, cuda::Device dev) { return total_mem(__func__, bytes, dev); }
 
-FAKE_API CUresult cuDeviceGetAttribute(int* value, CUdevice_attribute attribute, CUdevice dev) {
+FAKE_API cuda::Status cuDeviceGetAttribute(int* value, int attribute, cuda::Device dev) {
     return device_call(__func__, dev, [&](const Gpu& g) {
-        if (value == nullptr) return CUDA_ERROR_INVALID_VALUE;
+        if (value == nullptr) return cuda::ERROR_INVALID_VALUE;
         std::uint64_t v = 0;
         switch (attribute) {
-        case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: v = 1024; break;
-        case CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY: v = 65536; break;
-        case CU_DEVICE_ATTRIBUTE_WARP_SIZE: v = 32; break;
-        case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK: v = 65536; break;
-        case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: v = std::uint64_t{clock_mhz(g)} * 1000; break;
-        case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: v = static_cast<std::uint64_t>(g.sm_count); break;
-        case CU_DEVICE_ATTRIBUTE_INTEGRATED: v = g.integrated ? 1 : 0; break;
-        case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS: v = 1; break;
-        case CU_DEVICE_ATTRIBUTE_ECC_ENABLED: v = g.ecc_enabled ? 1 : 0; break;
-        case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: v = g.bus; break;
-        case CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID: v = g.device; break;
-        case CU_DEVICE_ATTRIBUTE_TCC_DRIVER: v = 0; break;
-        case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: v = std::uint64_t{g.max_clock_mem_mhz.value_or(0)} * 1000; break;
-        case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: v = g.memory_bus_width.value_or(0); break;
-        case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: v = g.l2_bytes; break;
-        case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR:
+        case cuda::ATTRIBUTE_MAX_THREADS_PER_BLOCK: v = 1024; break;
+        case cuda::ATTRIBUTE_TOTAL_CONSTANT_MEMORY: v = 65536; break;
+        case cuda::ATTRIBUTE_WARP_SIZE: v = 32; break;
+        case cuda::ATTRIBUTE_MAX_REGISTERS_PER_BLOCK: v = 65536; break;
+        case cuda::ATTRIBUTE_CLOCK_RATE: v = std::uint64_t{clock_mhz(g)} * 1000; break;
+        case cuda::ATTRIBUTE_MULTIPROCESSOR_COUNT: v = static_cast<std::uint64_t>(g.sm_count); break;
+        case cuda::ATTRIBUTE_INTEGRATED: v = g.integrated ? 1 : 0; break;
+        case cuda::ATTRIBUTE_CONCURRENT_KERNELS: v = 1; break;
+        case cuda::ATTRIBUTE_ECC_ENABLED: v = g.ecc_enabled ? 1 : 0; break;
+        case cuda::ATTRIBUTE_PCI_BUS_ID: v = g.bus; break;
+        case cuda::ATTRIBUTE_PCI_DEVICE_ID: v = g.device; break;
+        case cuda::ATTRIBUTE_TCC_DRIVER: v = 0; break;
+        case cuda::ATTRIBUTE_MEMORY_CLOCK_RATE: v = std::uint64_t{g.max_clock_mem_mhz.value_or(0)} * 1000; break;
+        case cuda::ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: v = g.memory_bus_width.value_or(0); break;
+        case cuda::ATTRIBUTE_L2_CACHE_SIZE: v = g.l2_bytes; break;
+        case cuda::ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR:
             v = static_cast<std::uint64_t>(max_threads_per_sm(g));
             break;
-        case CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT: v = 2; break;
-        case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: v = 1; break;
-        case CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID: v = g.domain; break;
-        case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: v = static_cast<std::uint64_t>(g.cc_major); break;
-        case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: v = static_cast<std::uint64_t>(g.cc_minor); break;
-        case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY: v = 1; break;
-        default: return CUDA_ERROR_INVALID_VALUE;
+        case cuda::ATTRIBUTE_ASYNC_ENGINE_COUNT: v = 2; break;
+        case cuda::ATTRIBUTE_UNIFIED_ADDRESSING: v = 1; break;
+        case cuda::ATTRIBUTE_PCI_DOMAIN_ID: v = g.domain; break;
+        case cuda::ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: v = static_cast<std::uint64_t>(g.cc_major); break;
+        case cuda::ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: v = static_cast<std::uint64_t>(g.cc_minor); break;
+        case cuda::ATTRIBUTE_MANAGED_MEMORY: v = 1; break;
+        default: return cuda::ERROR_INVALID_VALUE;
         }
         *value = static_cast<int>(std::min<std::uint64_t>(v, INT_MAX));
-        return CUDA_SUCCESS;
+        return cuda::SUCCESS;
     });
 }
 
-FAKE_API CUresult cuDevicePrimaryCtxRetain(CUcontext* context, CUdevice dev) {
+FAKE_API cuda::Status cuDevicePrimaryCtxRetain(cuda::Context* context, cuda::Device dev) {
     return api_call(__func__, [&](State& st) {
-        if (context == nullptr) return CUDA_ERROR_INVALID_VALUE;
-        if (dev < 0 || static_cast<std::size_t>(dev) >= st.visible.size()) return CUDA_ERROR_INVALID_DEVICE;
+        if (context == nullptr) return cuda::ERROR_INVALID_VALUE;
+        if (dev < 0 || static_cast<std::size_t>(dev) >= st.visible.size()) return cuda::ERROR_INVALID_DEVICE;
         if (const int e = st.scenario.gpus[st.visible[static_cast<std::size_t>(dev)]].error_for(__func__)) return e;
         ++st.primary_refs[static_cast<std::size_t>(dev)];
-        *context = reinterpret_cast<CUcontext>(&context_tokens[dev]);
-        return CUDA_SUCCESS;
+        *context = reinterpret_cast<cuda::Context>(&context_tokens[dev]);
+        return cuda::SUCCESS;
     });
 }
 
-FAKE_API CUresult cuDevicePrimaryCtxRelease(CUdevice dev) { return primary_release(__func__, dev); }
-FAKE_API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) { return primary_release(__func__, dev); }
+FAKE_API cuda::Status cuDevicePrimaryCtxRelease(cuda::Device dev) { return primary_release(__func__, dev); }
+FAKE_API cuda::Status cuDevicePrimaryCtxRelease_v2(cuda::Device dev) { return primary_release(__func__, dev); }
 
-FAKE_API CUresult cuCtxSetCurrent(CUcontext context) {
+FAKE_API cuda::Status cuCtxSetCurrent(cuda::Context context) {
     return api_call(__func__, [&](State& st) {
         if (context == nullptr) {
             current_context = nullptr;
-            return CUDA_SUCCESS;
+            return cuda::SUCCESS;
         }
-        const CUcontext previous = current_context;
+        const cuda::Context previous = current_context;
         current_context = context;
         if (current_ordinal(st) < 0) {
             current_context = previous;
-            return CUDA_ERROR_INVALID_CONTEXT;
+            return cuda::ERROR_INVALID_CONTEXT;
         }
-        return CUDA_SUCCESS;
+        return cuda::SUCCESS;
     });
 }
 
-FAKE_API CUresult cuCtxGetCurrent(CUcontext* context) {
+FAKE_API cuda::Status cuCtxGetCurrent(cuda::Context* context) {
     return api_call(__func__, [&](State&) {
-        if (context == nullptr) return CUDA_ERROR_INVALID_VALUE;
+        if (context == nullptr) return cuda::ERROR_INVALID_VALUE;
         *context = current_context;
-        return CUDA_SUCCESS;
+        return cuda::SUCCESS;
     });
 }
 
-FAKE_API CUresult cuMemGetInfo_v2(std::size_t* free_bytes, std::size_t* total_bytes) {
+FAKE_API cuda::Status cuMemGetInfo_v2(std::size_t* free_bytes, std::size_t* total_bytes) {
     return mem_info(__func__, free_bytes, total_bytes);
 }
-FAKE_API CUresult cuMemGetInfo(unsigned int* free_bytes, unsigned int* total_bytes) {
+FAKE_API cuda::Status cuMemGetInfo(unsigned int* free_bytes, unsigned int* total_bytes) {
     return mem_info(__func__, free_bytes, total_bytes);
 }

@@ -1,7 +1,7 @@
 // Fake libnvidia-ml.so.1: the public NVML C ABI answering from a scenario file
 // (GPUSCOUT_FAKE_SCENARIO, format in ../scenarios/README.md). Built twice: the full library and,
 // with FAKE_OLD_DRIVER, one that lacks the late-added entry points so callers' fallbacks run.
-#include "nvml_abi.hpp"
+#include "vendor/nvml_abi.hpp"
 #include "scenario.hpp"
 
 #include <chrono>
@@ -11,6 +11,8 @@
 #include <optional>
 #include <string>
 #include <thread>
+
+namespace nvml = gpuscout::vendor::nvml;
 
 #define FAKE_API extern "C" __attribute__((visibility("default")))
 
@@ -35,13 +37,13 @@ State& state() {
 // Device handles point into this array: stable, non-null and checkable, like real opaque handles.
 char device_tokens[max_devices];
 
-nvmlDevice_t handle_of(std::size_t index) { return reinterpret_cast<nvmlDevice_t>(&device_tokens[index]); }
+nvml::Device handle_of(std::size_t index) { return reinterpret_cast<nvml::Device>(&device_tokens[index]); }
 
-nvmlReturn_t as_return(int code) { return static_cast<nvmlReturn_t>(code); }
+nvml::Return as_return(int code) { return static_cast<nvml::Return>(code); }
 
 std::size_t device_count(const Scenario& s) { return s.gpus.size() < max_devices ? s.gpus.size() : max_devices; }
 
-const Gpu* gpu_of(const Scenario& s, nvmlDevice_t handle) {
+const Gpu* gpu_of(const Scenario& s, nvml::Device handle) {
     const auto p = reinterpret_cast<std::uintptr_t>(handle);
     const auto base = reinterpret_cast<std::uintptr_t>(&device_tokens[0]);
     if (p < base || p >= base + device_count(s)) return nullptr;
@@ -56,41 +58,41 @@ int scenario_error(const Scenario& s, const char* function) {
 // Runs body(scenario) for a call that needs an initialised library, after the scenario's
 // injected error for `function`, if any.
 template <class Body>
-nvmlReturn_t system_call(const char* function, Body body) {
+nvml::Return system_call(const char* function, Body body) {
     auto& st = state();
     std::lock_guard lock(st.mutex);
-    if (st.refcount == 0) return NVML_ERROR_UNINITIALIZED;
+    if (st.refcount == 0) return nvml::ERROR_UNINITIALIZED;
     if (const int e = scenario_error(st.scenario, function)) return as_return(e);
     return body(st.scenario);
 }
 
 // Like system_call, for a device handle; the GPU's own injected errors apply after the handle check.
 template <class Body>
-nvmlReturn_t device_call(const char* function, nvmlDevice_t device, Body body) {
+nvml::Return device_call(const char* function, nvml::Device device, Body body) {
     return system_call(function, [&](const Scenario& s) {
         const Gpu* gpu = gpu_of(s, device);
-        if (gpu == nullptr) return NVML_ERROR_INVALID_ARGUMENT;
+        if (gpu == nullptr) return nvml::ERROR_INVALID_ARGUMENT;
         if (const int e = gpu->error_for(function)) return as_return(e);
         return body(*gpu);
     });
 }
 
 template <class T, class Out>
-nvmlReturn_t put(const std::optional<T>& value, Out* out) {
-    if (out == nullptr) return NVML_ERROR_INVALID_ARGUMENT;
-    if (!value) return NVML_ERROR_NOT_SUPPORTED;
+nvml::Return put(const std::optional<T>& value, Out* out) {
+    if (out == nullptr) return nvml::ERROR_INVALID_ARGUMENT;
+    if (!value) return nvml::ERROR_NOT_SUPPORTED;
     *out = static_cast<Out>(*value);
-    return NVML_SUCCESS;
+    return nvml::SUCCESS;
 }
 
-nvmlReturn_t put_string(const std::string& text, char* buf, unsigned int length) {
-    if (buf == nullptr) return NVML_ERROR_INVALID_ARGUMENT;
-    return gpuscout_fake::copy_string(text, buf, length) ? NVML_SUCCESS : NVML_ERROR_INSUFFICIENT_SIZE;
+nvml::Return put_string(const std::string& text, char* buf, unsigned int length) {
+    if (buf == nullptr) return nvml::ERROR_INVALID_ARGUMENT;
+    return gpuscout_fake::copy_string(text, buf, length) ? nvml::SUCCESS : nvml::ERROR_INSUFFICIENT_SIZE;
 }
 
-nvmlReturn_t init(const char* function) {
+nvml::Return init(const char* function) {
     Scenario fresh;
-    if (!gpuscout_fake::load_scenario_from_env(fresh)) return NVML_ERROR_UNKNOWN;
+    if (!gpuscout_fake::load_scenario_from_env(fresh)) return nvml::ERROR_UNKNOWN;
     // A wedged driver blocks in init, before anything else; the caller's timeout must catch it.
     if (fresh.nvml.hang_seconds > 0) std::this_thread::sleep_for(std::chrono::seconds(fresh.nvml.hang_seconds));
     if (fresh.nvml.init_error != 0) return as_return(fresh.nvml.init_error);
@@ -99,95 +101,95 @@ nvmlReturn_t init(const char* function) {
     std::lock_guard lock(st.mutex);
     if (st.refcount == 0) st.scenario = std::move(fresh);
     ++st.refcount;
-    return NVML_SUCCESS;
+    return nvml::SUCCESS;
 }
 
 template <class Info>
-nvmlReturn_t running_processes(const char* function, nvmlDevice_t device, unsigned int* count, Info* infos) {
+nvml::Return running_processes(const char* function, nvml::Device device, unsigned int* count, Info* infos) {
     return device_call(function, device, [&](const Gpu& gpu) {
-        if (count == nullptr) return NVML_ERROR_INVALID_ARGUMENT;
+        if (count == nullptr) return nvml::ERROR_INVALID_ARGUMENT;
         const auto n = static_cast<unsigned int>(gpu.processes.size());
         if (*count < n || (infos == nullptr && n > 0)) {
             *count = n;
-            return NVML_ERROR_INSUFFICIENT_SIZE;
+            return nvml::ERROR_INSUFFICIENT_SIZE;
         }
         for (unsigned int i = 0; i < n; ++i) {
             const auto& p = gpu.processes[i];
             Info info{};
             info.pid = p.pid;
-            info.usedGpuMemory = p.used_bytes.value_or(NVML_VALUE_NOT_AVAILABLE);
-            if constexpr (sizeof(Info) == sizeof(nvmlProcessInfo_t)) {
+            info.usedGpuMemory = p.used_bytes.value_or(nvml::VALUE_NOT_AVAILABLE);
+            if constexpr (sizeof(Info) == sizeof(nvml::ProcessInfo)) {
                 info.gpuInstanceId = 0xFFFFFFFFU;
                 info.computeInstanceId = 0xFFFFFFFFU;
             }
             infos[i] = info;
         }
         *count = n;
-        return NVML_SUCCESS;
+        return nvml::SUCCESS;
     });
 }
 
-nvmlReturn_t memory_v1(nvmlDevice_t device, nvmlMemory_t* memory) {
+nvml::Return memory_v1(nvml::Device device, nvml::Memory* memory) {
     return device_call("nvmlDeviceGetMemoryInfo", device, [&](const Gpu& gpu) {
-        if (memory == nullptr) return NVML_ERROR_INVALID_ARGUMENT;
+        if (memory == nullptr) return nvml::ERROR_INVALID_ARGUMENT;
         memory->total = gpu.memory_total;
         memory->used = gpu.memory_used_v1;
         memory->free = gpu.memory_total - gpu.memory_used_v1;
-        return NVML_SUCCESS;
+        return nvml::SUCCESS;
     });
 }
 
 template <class Pick>
-nvmlReturn_t clock(const char* function, nvmlDevice_t device, nvmlClockType_t type, unsigned int* out, Pick pick) {
+nvml::Return clock(const char* function, nvml::Device device, unsigned type, unsigned int* out, Pick pick) {
     return device_call(function, device, [&](const Gpu& gpu) {
-        if (static_cast<int>(type) < 0 || static_cast<int>(type) > 3) return NVML_ERROR_INVALID_ARGUMENT;
+        if (static_cast<int>(type) < 0 || static_cast<int>(type) > 3) return nvml::ERROR_INVALID_ARGUMENT;
         return put(pick(gpu, type), out);
     });
 }
 
-nvmlReturn_t pci_bus_id_lookup(const char* function, const char* bus_id, nvmlDevice_t* device) {
+nvml::Return pci_bus_id_lookup(const char* function, const char* bus_id, nvml::Device* device) {
     return system_call(function, [&](const Scenario& s) {
-        if (bus_id == nullptr || device == nullptr) return NVML_ERROR_INVALID_ARGUMENT;
+        if (bus_id == nullptr || device == nullptr) return nvml::ERROR_INVALID_ARGUMENT;
         std::uint32_t domain = 0, bus = 0, dev = 0, fn = 0;
-        if (!gpuscout_fake::parse_bus_id(bus_id, domain, bus, dev, fn)) return NVML_ERROR_INVALID_ARGUMENT;
+        if (!gpuscout_fake::parse_bus_id(bus_id, domain, bus, dev, fn)) return nvml::ERROR_INVALID_ARGUMENT;
         for (std::size_t i = 0; i < device_count(s); ++i) {
             const Gpu& g = s.gpus[i];
             if (g.domain == domain && g.bus == bus && g.device == dev && g.function == fn) {
                 if (const int e = g.error_for(function)) return as_return(e);
                 *device = handle_of(i);
-                return NVML_SUCCESS;
+                return nvml::SUCCESS;
             }
         }
-        return NVML_ERROR_NOT_FOUND;
+        return nvml::ERROR_NOT_FOUND;
     });
 }
 
-nvmlReturn_t handle_by_index(const char* function, unsigned int index, nvmlDevice_t* device) {
+nvml::Return handle_by_index(const char* function, unsigned int index, nvml::Device* device) {
     return system_call(function, [&](const Scenario& s) {
-        if (device == nullptr || index >= device_count(s)) return NVML_ERROR_INVALID_ARGUMENT;
+        if (device == nullptr || index >= device_count(s)) return nvml::ERROR_INVALID_ARGUMENT;
         if (const int e = s.gpus[index].error_for(function)) return as_return(e);
         *device = handle_of(index);
-        return NVML_SUCCESS;
+        return nvml::SUCCESS;
     });
 }
 
-nvmlReturn_t count(const char* function, unsigned int* n) {
+nvml::Return count(const char* function, unsigned int* n) {
     return system_call(function, [&](const Scenario& s) {
-        if (n == nullptr) return NVML_ERROR_INVALID_ARGUMENT;
+        if (n == nullptr) return nvml::ERROR_INVALID_ARGUMENT;
         *n = static_cast<unsigned int>(device_count(s));
-        return NVML_SUCCESS;
+        return nvml::SUCCESS;
     });
 }
 
-nvmlReturn_t cuda_driver_version(const char* function, int* version) {
+nvml::Return cuda_driver_version(const char* function, int* version) {
     return system_call(function, [&](const Scenario& s) {
-        if (version == nullptr) return NVML_ERROR_INVALID_ARGUMENT;
+        if (version == nullptr) return nvml::ERROR_INVALID_ARGUMENT;
         *version = s.nvml.cuda_driver_version;
-        return NVML_SUCCESS;
+        return nvml::SUCCESS;
     });
 }
 
-nvmlReturn_t throttle_reasons(const char* function, nvmlDevice_t device, unsigned long long* reasons) {
+nvml::Return throttle_reasons(const char* function, nvml::Device device, unsigned long long* reasons) {
     return device_call(function, device, [&](const Gpu& gpu) { return put(gpu.throttle_reasons, reasons); });
 }
 
@@ -195,124 +197,124 @@ nvmlReturn_t throttle_reasons(const char* function, nvmlDevice_t device, unsigne
 
 // ---- initialisation ---------------------------------------------------------------------------
 
-FAKE_API nvmlReturn_t nvmlInit(void) { return init(__func__); }
+FAKE_API nvml::Return nvmlInit(void) { return init(__func__); }
 
 #ifndef FAKE_OLD_DRIVER
-FAKE_API nvmlReturn_t nvmlInit_v2(void) { return init(__func__); }
-FAKE_API nvmlReturn_t nvmlInitWithFlags(unsigned int /*flags*/) { return init(__func__); }
+FAKE_API nvml::Return nvmlInit_v2(void) { return init(__func__); }
+FAKE_API nvml::Return nvmlInitWithFlags(unsigned int /*flags*/) { return init(__func__); }
 #endif
 
-FAKE_API nvmlReturn_t nvmlShutdown(void) {
+FAKE_API nvml::Return nvmlShutdown(void) {
     auto& st = state();
     std::lock_guard lock(st.mutex);
-    if (st.refcount == 0) return NVML_ERROR_UNINITIALIZED;
+    if (st.refcount == 0) return nvml::ERROR_UNINITIALIZED;
     --st.refcount;
-    return NVML_SUCCESS;
+    return nvml::SUCCESS;
 }
 
-FAKE_API const char* nvmlErrorString(nvmlReturn_t result) {
+FAKE_API const char* nvmlErrorString(nvml::Return result) {
     switch (result) {
-    case NVML_SUCCESS: return "Success";
-    case NVML_ERROR_UNINITIALIZED: return "Uninitialized";
-    case NVML_ERROR_INVALID_ARGUMENT: return "Invalid Argument";
-    case NVML_ERROR_NOT_SUPPORTED: return "Not Supported";
-    case NVML_ERROR_NO_PERMISSION: return "Insufficient Permissions";
-    case NVML_ERROR_ALREADY_INITIALIZED: return "Already Initialized";
-    case NVML_ERROR_NOT_FOUND: return "Not Found";
-    case NVML_ERROR_INSUFFICIENT_SIZE: return "Insufficient Size";
-    case NVML_ERROR_INSUFFICIENT_POWER: return "Insufficient External Power";
-    case NVML_ERROR_DRIVER_NOT_LOADED: return "Driver Not Loaded";
-    case NVML_ERROR_TIMEOUT: return "Timeout";
-    case NVML_ERROR_IRQ_ISSUE: return "Interrupt Request Issue";
-    case NVML_ERROR_LIBRARY_NOT_FOUND: return "NVML Shared Library Not Found";
-    case NVML_ERROR_FUNCTION_NOT_FOUND: return "Function Not Found";
-    case NVML_ERROR_CORRUPTED_INFOROM: return "Corrupted infoROM";
-    case NVML_ERROR_GPU_IS_LOST: return "GPU is lost";
-    case NVML_ERROR_RESET_REQUIRED: return "GPU requires restart";
-    case NVML_ERROR_OPERATING_SYSTEM: return "The operating system has blocked the request.";
-    case NVML_ERROR_LIB_RM_VERSION_MISMATCH: return "RM has detected an NVML/RM version mismatch.";
-    case NVML_ERROR_IN_USE: return "In use by another client";
-    case NVML_ERROR_MEMORY: return "Insufficient Memory";
-    case NVML_ERROR_NO_DATA: return "No data";
-    case NVML_ERROR_VGPU_ECC_NOT_SUPPORTED: return "vGPU ECC not supported";
-    case NVML_ERROR_INSUFFICIENT_RESOURCES: return "Insufficient Resources";
-    case NVML_ERROR_FREQ_NOT_SUPPORTED: return "Frequency not supported";
-    case NVML_ERROR_ARGUMENT_VERSION_MISMATCH: return "Argument version mismatch";
-    case NVML_ERROR_DEPRECATED: return "Deprecated";
-    case NVML_ERROR_NOT_READY: return "Not Ready";
-    case NVML_ERROR_GPU_NOT_FOUND: return "GPU not found";
-    case NVML_ERROR_INVALID_STATE: return "Invalid state";
-    case NVML_ERROR_UNKNOWN: return "Unknown Error";
+    case nvml::SUCCESS: return "Success";
+    case nvml::ERROR_UNINITIALIZED: return "Uninitialized";
+    case nvml::ERROR_INVALID_ARGUMENT: return "Invalid Argument";
+    case nvml::ERROR_NOT_SUPPORTED: return "Not Supported";
+    case nvml::ERROR_NO_PERMISSION: return "Insufficient Permissions";
+    case nvml::ERROR_ALREADY_INITIALIZED: return "Already Initialized";
+    case nvml::ERROR_NOT_FOUND: return "Not Found";
+    case nvml::ERROR_INSUFFICIENT_SIZE: return "Insufficient Size";
+    case nvml::ERROR_INSUFFICIENT_POWER: return "Insufficient External Power";
+    case nvml::ERROR_DRIVER_NOT_LOADED: return "Driver Not Loaded";
+    case nvml::ERROR_TIMEOUT: return "Timeout";
+    case nvml::ERROR_IRQ_ISSUE: return "Interrupt Request Issue";
+    case nvml::ERROR_LIBRARY_NOT_FOUND: return "NVML Shared Library Not Found";
+    case nvml::ERROR_FUNCTION_NOT_FOUND: return "Function Not Found";
+    case nvml::ERROR_CORRUPTED_INFOROM: return "Corrupted infoROM";
+    case nvml::ERROR_GPU_IS_LOST: return "GPU is lost";
+    case nvml::ERROR_RESET_REQUIRED: return "GPU requires restart";
+    case nvml::ERROR_OPERATING_SYSTEM: return "The operating system has blocked the request.";
+    case nvml::ERROR_LIB_RM_VERSION_MISMATCH: return "RM has detected an NVML/RM version mismatch.";
+    case nvml::ERROR_IN_USE: return "In use by another client";
+    case nvml::ERROR_MEMORY: return "Insufficient Memory";
+    case nvml::ERROR_NO_DATA: return "No data";
+    case nvml::ERROR_VGPU_ECC_NOT_SUPPORTED: return "vGPU ECC not supported";
+    case nvml::ERROR_INSUFFICIENT_RESOURCES: return "Insufficient Resources";
+    case nvml::ERROR_FREQ_NOT_SUPPORTED: return "Frequency not supported";
+    case nvml::ERROR_ARGUMENT_VERSION_MISMATCH: return "Argument version mismatch";
+    case nvml::ERROR_DEPRECATED: return "Deprecated";
+    case nvml::ERROR_NOT_READY: return "Not Ready";
+    case nvml::ERROR_GPU_NOT_FOUND: return "GPU not found";
+    case nvml::ERROR_INVALID_STATE: return "Invalid state";
+    case nvml::ERROR_UNKNOWN: return "Unknown Error";
     }
     return "Unknown Error";
 }
 
 // ---- system queries ---------------------------------------------------------------------------
 
-FAKE_API nvmlReturn_t nvmlSystemGetDriverVersion(char* version, unsigned int length) {
+FAKE_API nvml::Return nvmlSystemGetDriverVersion(char* version, unsigned int length) {
     return system_call(__func__, [&](const Scenario& s) { return put_string(s.nvml.driver_version, version, length); });
 }
 
-FAKE_API nvmlReturn_t nvmlSystemGetNVMLVersion(char* version, unsigned int length) {
+FAKE_API nvml::Return nvmlSystemGetNVMLVersion(char* version, unsigned int length) {
     return system_call(__func__, [&](const Scenario& s) { return put_string(s.nvml.nvml_version, version, length); });
 }
 
-FAKE_API nvmlReturn_t nvmlSystemGetCudaDriverVersion(int* version) { return cuda_driver_version(__func__, version); }
+FAKE_API nvml::Return nvmlSystemGetCudaDriverVersion(int* version) { return cuda_driver_version(__func__, version); }
 
 #ifndef FAKE_OLD_DRIVER
-FAKE_API nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2(int* version) { return cuda_driver_version(__func__, version); }
+FAKE_API nvml::Return nvmlSystemGetCudaDriverVersion_v2(int* version) { return cuda_driver_version(__func__, version); }
 #endif
 
-FAKE_API nvmlReturn_t nvmlSystemGetProcessName(unsigned int pid, char* name, unsigned int length) {
+FAKE_API nvml::Return nvmlSystemGetProcessName(unsigned int pid, char* name, unsigned int length) {
     return system_call(__func__, [&](const Scenario& s) {
-        if (name == nullptr || length == 0) return NVML_ERROR_INVALID_ARGUMENT;
+        if (name == nullptr || length == 0) return nvml::ERROR_INVALID_ARGUMENT;
         for (const auto& gpu : s.gpus) {
             for (const auto& p : gpu.processes) {
                 if (p.pid != pid) continue;
                 const auto n = p.name.size() < length ? p.name.size() : length - 1;  // truncates, as the real one
                 std::memcpy(name, p.name.data(), n);
                 name[n] = '\0';
-                return NVML_SUCCESS;
+                return nvml::SUCCESS;
             }
         }
-        return NVML_ERROR_NOT_FOUND;
+        return nvml::ERROR_NOT_FOUND;
     });
 }
 
 // ---- enumeration ------------------------------------------------------------------------------
 
-FAKE_API nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int* n) { return count(__func__, n); }
-FAKE_API nvmlReturn_t nvmlDeviceGetCount(unsigned int* n) { return count(__func__, n); }
+FAKE_API nvml::Return nvmlDeviceGetCount_v2(unsigned int* n) { return count(__func__, n); }
+FAKE_API nvml::Return nvmlDeviceGetCount(unsigned int* n) { return count(__func__, n); }
 
-FAKE_API nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t* device) {
+FAKE_API nvml::Return nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvml::Device* device) {
     return handle_by_index(__func__, index, device);
 }
-FAKE_API nvmlReturn_t nvmlDeviceGetHandleByIndex(unsigned int index, nvmlDevice_t* device) {
+FAKE_API nvml::Return nvmlDeviceGetHandleByIndex(unsigned int index, nvml::Device* device) {
     return handle_by_index(__func__, index, device);
 }
 
-FAKE_API nvmlReturn_t nvmlDeviceGetHandleByPciBusId_v2(const char* bus_id, nvmlDevice_t* device) {
+FAKE_API nvml::Return nvmlDeviceGetHandleByPciBusId_v2(const char* bus_id, nvml::Device* device) {
     return pci_bus_id_lookup(__func__, bus_id, device);
 }
-FAKE_API nvmlReturn_t nvmlDeviceGetHandleByPciBusId(const char* bus_id, nvmlDevice_t* device) {
+FAKE_API nvml::Return nvmlDeviceGetHandleByPciBusId(const char* bus_id, nvml::Device* device) {
     return pci_bus_id_lookup(__func__, bus_id, device);
 }
 
 // ---- identity ---------------------------------------------------------------------------------
 
-FAKE_API nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t device, char* name, unsigned int length) {
+FAKE_API nvml::Return nvmlDeviceGetName(nvml::Device device, char* name, unsigned int length) {
     return device_call(__func__, device, [&](const Gpu& gpu) { return put_string(gpu.name, name, length); });
 }
 
-FAKE_API nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t device, char* uuid, unsigned int length) {
+FAKE_API nvml::Return nvmlDeviceGetUUID(nvml::Device device, char* uuid, unsigned int length) {
     return device_call(__func__, device, [&](const Gpu& gpu) { return put_string(gpu.uuid, uuid, length); });
 }
 
 #ifndef FAKE_OLD_DRIVER
-FAKE_API nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t device, nvmlPciInfo_t* pci) {
+FAKE_API nvml::Return nvmlDeviceGetPciInfo_v3(nvml::Device device, nvml::PciInfoV3* pci) {
     return device_call(__func__, device, [&](const Gpu& gpu) {
-        if (pci == nullptr) return NVML_ERROR_INVALID_ARGUMENT;
-        *pci = nvmlPciInfo_t{};
+        if (pci == nullptr) return nvml::ERROR_INVALID_ARGUMENT;
+        *pci = nvml::PciInfoV3{};
         gpuscout_fake::copy_string(gpu.legacy_bus_id(), pci->busIdLegacy, sizeof pci->busIdLegacy);
         gpuscout_fake::copy_string(gpu.nvml_bus_id(), pci->busId, sizeof pci->busId);
         pci->domain = gpu.domain;
@@ -320,142 +322,142 @@ FAKE_API nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t device, nvmlPciInfo_t
         pci->device = gpu.device;
         pci->pciDeviceId = gpu.pci_device_id;
         pci->pciSubSystemId = gpu.pci_subsystem_id;
-        return NVML_SUCCESS;
+        return nvml::SUCCESS;
     });
 }
 #endif
 
-FAKE_API nvmlReturn_t nvmlDeviceGetPciInfo(nvmlDevice_t device, nvmlPciInfo_v1_t* pci) {
+FAKE_API nvml::Return nvmlDeviceGetPciInfo(nvml::Device device, nvml::PciInfoV1* pci) {
     return device_call(__func__, device, [&](const Gpu& gpu) {
-        if (pci == nullptr) return NVML_ERROR_INVALID_ARGUMENT;
-        *pci = nvmlPciInfo_v1_t{};
+        if (pci == nullptr) return nvml::ERROR_INVALID_ARGUMENT;
+        *pci = nvml::PciInfoV1{};
         gpuscout_fake::copy_string(gpu.legacy_bus_id(), pci->busId, sizeof pci->busId);
         pci->domain = gpu.domain;
         pci->bus = gpu.bus;
         pci->device = gpu.device;
         pci->pciDeviceId = gpu.pci_device_id;
         pci->pciSubSystemId = gpu.pci_subsystem_id;
-        return NVML_SUCCESS;
+        return nvml::SUCCESS;
     });
 }
 
-FAKE_API nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t device, int* major, int* minor) {
+FAKE_API nvml::Return nvmlDeviceGetCudaComputeCapability(nvml::Device device, int* major, int* minor) {
     return device_call(__func__, device, [&](const Gpu& gpu) {
-        if (major == nullptr || minor == nullptr) return NVML_ERROR_INVALID_ARGUMENT;
+        if (major == nullptr || minor == nullptr) return nvml::ERROR_INVALID_ARGUMENT;
         *major = gpu.cc_major;
         *minor = gpu.cc_minor;
-        return NVML_SUCCESS;
+        return nvml::SUCCESS;
     });
 }
 
 #ifndef FAKE_OLD_DRIVER
-FAKE_API nvmlReturn_t nvmlDeviceGetNumGpuCores(nvmlDevice_t device, unsigned int* cores) {
+FAKE_API nvml::Return nvmlDeviceGetNumGpuCores(nvml::Device device, unsigned int* cores) {
     return device_call(__func__, device, [&](const Gpu& gpu) { return put(gpu.num_gpu_cores, cores); });
 }
 
-FAKE_API nvmlReturn_t nvmlDeviceGetMemoryBusWidth(nvmlDevice_t device, unsigned int* width) {
+FAKE_API nvml::Return nvmlDeviceGetMemoryBusWidth(nvml::Device device, unsigned int* width) {
     return device_call(__func__, device, [&](const Gpu& gpu) { return put(gpu.memory_bus_width, width); });
 }
 #endif
 
 // ---- memory -----------------------------------------------------------------------------------
 
-FAKE_API nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t device, nvmlMemory_t* memory) {
+FAKE_API nvml::Return nvmlDeviceGetMemoryInfo(nvml::Device device, nvml::Memory* memory) {
     return memory_v1(device, memory);
 }
 
 #ifndef FAKE_OLD_DRIVER
-FAKE_API nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t device, nvmlMemory_v2_t* memory) {
+FAKE_API nvml::Return nvmlDeviceGetMemoryInfo_v2(nvml::Device device, nvml::MemoryV2* memory) {
     return device_call(__func__, device, [&](const Gpu& gpu) {
-        if (memory == nullptr) return NVML_ERROR_INVALID_ARGUMENT;
-        if (memory->version != nvmlMemory_v2) return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+        if (memory == nullptr) return nvml::ERROR_INVALID_ARGUMENT;
+        if (memory->version != nvml::kMemoryV2Version) return nvml::ERROR_ARGUMENT_VERSION_MISMATCH;
         memory->total = gpu.memory_total;
         memory->reserved = gpu.memory_reserved;
         memory->used = gpu.memory_used;
         memory->free = gpu.memory_total - gpu.memory_reserved - gpu.memory_used;
-        return NVML_SUCCESS;
+        return nvml::SUCCESS;
     });
 }
 #endif
 
 // ---- telemetry --------------------------------------------------------------------------------
 
-FAKE_API nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t device, nvmlTemperatureSensors_t sensor,
+FAKE_API nvml::Return nvmlDeviceGetTemperature(nvml::Device device, unsigned sensor,
                                                unsigned int* temp) {
     return device_call(__func__, device, [&](const Gpu& gpu) {
-        if (sensor != NVML_TEMPERATURE_GPU) return NVML_ERROR_INVALID_ARGUMENT;
+        if (sensor != nvml::TEMPERATURE_GPU) return nvml::ERROR_INVALID_ARGUMENT;
         return put(gpu.temperature_c, temp);
     });
 }
 
-FAKE_API nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t device, unsigned int* power_mw) {
+FAKE_API nvml::Return nvmlDeviceGetPowerUsage(nvml::Device device, unsigned int* power_mw) {
     return device_call(__func__, device, [&](const Gpu& gpu) { return put(gpu.power_mw, power_mw); });
 }
 
-FAKE_API nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t device, unsigned int* limit_mw) {
+FAKE_API nvml::Return nvmlDeviceGetEnforcedPowerLimit(nvml::Device device, unsigned int* limit_mw) {
     return device_call(__func__, device, [&](const Gpu& gpu) { return put(gpu.power_limit_mw, limit_mw); });
 }
 
-FAKE_API nvmlReturn_t nvmlDeviceGetPowerManagementLimit(nvmlDevice_t device, unsigned int* limit_mw) {
+FAKE_API nvml::Return nvmlDeviceGetPowerManagementLimit(nvml::Device device, unsigned int* limit_mw) {
     return device_call(__func__, device, [&](const Gpu& gpu) { return put(gpu.power_management_limit_mw, limit_mw); });
 }
 
-FAKE_API nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t device, nvmlUtilization_t* util) {
+FAKE_API nvml::Return nvmlDeviceGetUtilizationRates(nvml::Device device, nvml::Utilization* util) {
     return device_call(__func__, device, [&](const Gpu& gpu) {
-        if (util == nullptr) return NVML_ERROR_INVALID_ARGUMENT;
-        if (!gpu.util_gpu || !gpu.util_memory) return NVML_ERROR_NOT_SUPPORTED;
+        if (util == nullptr) return nvml::ERROR_INVALID_ARGUMENT;
+        if (!gpu.util_gpu || !gpu.util_memory) return nvml::ERROR_NOT_SUPPORTED;
         util->gpu = *gpu.util_gpu;
         util->memory = *gpu.util_memory;
-        return NVML_SUCCESS;
+        return nvml::SUCCESS;
     });
 }
 
-FAKE_API nvmlReturn_t nvmlDeviceGetCurrPcieLinkGeneration(nvmlDevice_t device, unsigned int* gen) {
+FAKE_API nvml::Return nvmlDeviceGetCurrPcieLinkGeneration(nvml::Device device, unsigned int* gen) {
     return device_call(__func__, device, [&](const Gpu& gpu) { return put(gpu.pcie_gen, gen); });
 }
 
-FAKE_API nvmlReturn_t nvmlDeviceGetCurrPcieLinkWidth(nvmlDevice_t device, unsigned int* width) {
+FAKE_API nvml::Return nvmlDeviceGetCurrPcieLinkWidth(nvml::Device device, unsigned int* width) {
     return device_call(__func__, device, [&](const Gpu& gpu) { return put(gpu.pcie_width, width); });
 }
 
-FAKE_API nvmlReturn_t nvmlDeviceGetMaxPcieLinkGeneration(nvmlDevice_t device, unsigned int* gen) {
+FAKE_API nvml::Return nvmlDeviceGetMaxPcieLinkGeneration(nvml::Device device, unsigned int* gen) {
     return device_call(__func__, device, [&](const Gpu& gpu) { return put(gpu.pcie_gen_max, gen); });
 }
 
-FAKE_API nvmlReturn_t nvmlDeviceGetMaxPcieLinkWidth(nvmlDevice_t device, unsigned int* width) {
+FAKE_API nvml::Return nvmlDeviceGetMaxPcieLinkWidth(nvml::Device device, unsigned int* width) {
     return device_call(__func__, device, [&](const Gpu& gpu) { return put(gpu.pcie_width_max, width); });
 }
 
-FAKE_API nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t device, nvmlClockType_t type, unsigned int* mhz) {
-    return clock(__func__, device, type, mhz, [](const Gpu& gpu, nvmlClockType_t t) {
+FAKE_API nvml::Return nvmlDeviceGetClockInfo(nvml::Device device, unsigned type, unsigned int* mhz) {
+    return clock(__func__, device, type, mhz, [](const Gpu& gpu, unsigned t) {
         switch (t) {
-        case NVML_CLOCK_GRAPHICS: return gpu.clock_graphics_mhz;
-        case NVML_CLOCK_SM: return gpu.clock_sm_mhz;
-        case NVML_CLOCK_MEM: return gpu.clock_mem_mhz;
-        case NVML_CLOCK_VIDEO: return gpu.clock_video_mhz;
+        case nvml::CLOCK_GRAPHICS: return gpu.clock_graphics_mhz;
+        case nvml::CLOCK_SM: return gpu.clock_sm_mhz;
+        case nvml::CLOCK_MEM: return gpu.clock_mem_mhz;
+        case nvml::CLOCK_VIDEO: return gpu.clock_video_mhz;
         }
         return std::optional<unsigned>{};
     });
 }
 
-FAKE_API nvmlReturn_t nvmlDeviceGetMaxClockInfo(nvmlDevice_t device, nvmlClockType_t type, unsigned int* mhz) {
-    return clock(__func__, device, type, mhz, [](const Gpu& gpu, nvmlClockType_t t) {
+FAKE_API nvml::Return nvmlDeviceGetMaxClockInfo(nvml::Device device, unsigned type, unsigned int* mhz) {
+    return clock(__func__, device, type, mhz, [](const Gpu& gpu, unsigned t) {
         switch (t) {
-        case NVML_CLOCK_GRAPHICS: return gpu.max_clock_graphics_mhz;
-        case NVML_CLOCK_SM: return gpu.max_clock_sm_mhz;
-        case NVML_CLOCK_MEM: return gpu.max_clock_mem_mhz;
-        case NVML_CLOCK_VIDEO: return gpu.clock_video_mhz;
+        case nvml::CLOCK_GRAPHICS: return gpu.max_clock_graphics_mhz;
+        case nvml::CLOCK_SM: return gpu.max_clock_sm_mhz;
+        case nvml::CLOCK_MEM: return gpu.max_clock_mem_mhz;
+        case nvml::CLOCK_VIDEO: return gpu.clock_video_mhz;
         }
         return std::optional<unsigned>{};
     });
 }
 
-FAKE_API nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t device, unsigned long long* reasons) {
+FAKE_API nvml::Return nvmlDeviceGetCurrentClocksThrottleReasons(nvml::Device device, unsigned long long* reasons) {
     return throttle_reasons(__func__, device, reasons);
 }
 
 #ifndef FAKE_OLD_DRIVER
-FAKE_API nvmlReturn_t nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t device, unsigned long long* reasons) {
+FAKE_API nvml::Return nvmlDeviceGetCurrentClocksEventReasons(nvml::Device device, unsigned long long* reasons) {
     return throttle_reasons(__func__, device, reasons);
 }
 #endif
@@ -463,13 +465,13 @@ FAKE_API nvmlReturn_t nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t device
 // ---- processes --------------------------------------------------------------------------------
 
 #ifndef FAKE_OLD_DRIVER
-FAKE_API nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t device, unsigned int* count,
-                                                              nvmlProcessInfo_t* infos) {
+FAKE_API nvml::Return nvmlDeviceGetComputeRunningProcesses_v3(nvml::Device device, unsigned int* count,
+                                                              nvml::ProcessInfo* infos) {
     return running_processes(__func__, device, count, infos);
 }
 #endif
 
-FAKE_API nvmlReturn_t nvmlDeviceGetComputeRunningProcesses(nvmlDevice_t device, unsigned int* count,
-                                                           nvmlProcessInfo_v1_t* infos) {
+FAKE_API nvml::Return nvmlDeviceGetComputeRunningProcesses(nvml::Device device, unsigned int* count,
+                                                           nvml::ProcessInfoV1* infos) {
     return running_processes(__func__, device, count, infos);
 }
