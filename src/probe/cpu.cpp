@@ -156,23 +156,34 @@ std::optional<uint64_t> parse_cache_size(std::string_view s) {
   return *v * scale;
 }
 
-CpuInfo probe_cpu() {
-  CpuInfo cpu;
-  cpu.arch = os::sysroot().empty() ? os::machine_arch() : "unknown";
-  auto cpuinfo_text = os::read_file("/proc/cpuinfo");
-  CpuinfoSummary summary;
-  if (cpuinfo_text) {
-    summary = parse_cpuinfo(*cpuinfo_text);
-    if (!os::sysroot().empty() || cpu.arch == "unknown")
-      cpu.arch = summary.arm_implementer ? "aarch64" : (summary.vendor ? "x86_64" : "unknown");
-  } else {
-    add_error(cpu, "/proc/cpuinfo", cpuinfo_text.error().message);
+CoreCount count_cores(const std::set<std::pair<long long, long long>>& sysfs_ids, const CpuinfoSummary& summary,
+                      std::optional<int> logical_cpus, std::optional<int> online_cpus) {
+  CoreCount out;
+  if (!sysfs_ids.empty()) {
+    std::set<long long> packages;
+    for (const auto& ids : sysfs_ids) packages.insert(ids.first);
+    out.physical_cores = static_cast<int>(sysfs_ids.size());
+    out.sockets = static_cast<int>(packages.size());
+    return out;
   }
-  cpu.vendor = summary.vendor;
-  cpu.model = summary.model;
-  cpu.hypervisor = summary.hypervisor;
+  out.sockets = summary.sockets;
+  if (summary.physical_cores && logical_cpus && online_cpus && *online_cpus > 0 && *logical_cpus < *online_cpus) {
+    // Affinity narrowed the CPUs: scale cores by the share we may use (SMT pairs assumed even).
+    const double ratio = double(*summary.physical_cores) / double(*online_cpus);
+    out.physical_cores = std::max(1, static_cast<int>(std::lround(*logical_cpus * ratio)));
+  } else if (summary.physical_cores) {
+    out.physical_cores = summary.physical_cores;
+  } else if (logical_cpus) {
+    out.physical_cores = logical_cpus;  // Arm and most VMs' cpuinfo lack core ids: no SMT assumed
+  }
+  if (!out.sockets && logical_cpus) out.sockets = 1;
+  return out;
+}
 
-  // Which CPUs exist and which we may use: online ∩ affinity (a container or taskset narrows it).
+namespace {
+
+/// Which CPUs exist and which we may use: online ∩ affinity (a container or taskset narrows it).
+std::vector<int> usable_cpus(CpuInfo& cpu, const CpuinfoSummary& summary) {
   std::optional<std::vector<int>> online;
   if (auto t = os::read_line("/sys/devices/system/cpu/online")) {
     online = text::parse_cpu_list(*t);
@@ -198,63 +209,48 @@ CpuInfo probe_cpu() {
   else if (summary.processors > 0) cpu.online_cpus = summary.processors;
   if (!usable.empty()) cpu.logical_cpus = static_cast<int>(usable.size());
   else if (summary.processors > 0) cpu.logical_cpus = summary.processors;
+  return usable;
+}
 
-  // Topology: distinct (package, core) among usable CPUs. Falls back to cpuinfo's ids, then to no SMT.
+/// Distinct (package, core) ids sysfs gives for the usable CPUs.
+std::set<std::pair<long long, long long>> sysfs_core_ids(const std::vector<int>& usable) {
   std::set<std::pair<long long, long long>> cores;
-  std::set<long long> packages;
   for (int c : usable) {
     const std::string base = fmt::format("/sys/devices/system/cpu/cpu{}/topology/", c);
     auto pkg = os::read_line(base + "physical_package_id");
     auto core = os::read_line(base + "core_id");
     if (!pkg || !core) continue;
     const auto p = text::parse_int(*pkg), k = text::parse_int(*core);
-    if (!p || !k) continue;
-    cores.insert({*p, *k});
-    packages.insert(*p);
+    if (p && k) cores.insert({*p, *k});
   }
-  if (!cores.empty()) {
-    cpu.physical_cores = static_cast<int>(cores.size());
-    cpu.sockets = static_cast<int>(packages.size());
-  } else {
-    cpu.sockets = summary.sockets;
-    if (summary.physical_cores && cpu.logical_cpus && cpu.online_cpus && *cpu.logical_cpus < *cpu.online_cpus) {
-      // Affinity narrowed the CPUs: scale cores by the share we may use (SMT pairs assumed even).
-      const double ratio = double(*summary.physical_cores) / double(*cpu.online_cpus);
-      cpu.physical_cores = std::max(1, static_cast<int>(std::lround(*cpu.logical_cpus * ratio)));
-    } else if (summary.physical_cores) {
-      cpu.physical_cores = summary.physical_cores;
-    } else if (cpu.logical_cpus) {
-      cpu.physical_cores = cpu.logical_cpus;  // Arm and most VMs' cpuinfo lack core ids: no SMT assumed
-    }
-  }
-  if (!cpu.sockets && cpu.logical_cpus) cpu.sockets = 1;
+  return cores;
+}
 
-  // cgroup CPU quota: v2 cpu.max at our cgroup's path, else at the root of the mount.
+/// cgroup CPU quota: v2 cpu.max at our cgroup's path, else at the root of the mount; then v1's CFS files.
+std::optional<double> cgroup_cpu_quota() {
   std::vector<std::string> candidates;
   if (auto cg = os::read_file("/proc/self/cgroup")) {
     for (auto line : text::split(*cg, '\n')) {
-      if (line.starts_with("0::")) {
-        const std::string path(text::trim(line.substr(3)));
-        if (!path.empty() && path != "/") candidates.push_back("/sys/fs/cgroup" + path + "/cpu.max");
-      }
+      if (!line.starts_with("0::")) continue;
+      const std::string path(text::trim(line.substr(3)));
+      if (!path.empty() && path != "/") candidates.push_back("/sys/fs/cgroup" + path + "/cpu.max");
     }
   }
   candidates.push_back("/sys/fs/cgroup/cpu.max");
   for (const auto& path : candidates) {
     if (auto t = os::read_line(path)) {
-      cpu.cpu_quota = parse_cgroup_cpu_max(*t);
-      break;
+      if (auto quota = parse_cgroup_cpu_max(*t)) return quota;
+      break;  // "max": no v2 limit; a v1 hierarchy may still set one
     }
   }
-  if (!cpu.cpu_quota) {
-    auto q = os::read_line("/sys/fs/cgroup/cpu/cpu.cfs_quota_us");
-    auto p = os::read_line("/sys/fs/cgroup/cpu/cpu.cfs_period_us");
-    if (q && p) cpu.cpu_quota = parse_cgroup_cpu_max(*q + " " + *p);
-  }
+  auto q = os::read_line("/sys/fs/cgroup/cpu/cpu.cfs_quota_us");
+  auto p = os::read_line("/sys/fs/cgroup/cpu/cpu.cfs_period_us");
+  if (q && p) return parse_cgroup_cpu_max(*q + " " + *p);
+  return std::nullopt;
+}
 
-  // Clocks: cpufreq (kHz) where the kernel exposes it; the "@ 2.20GHz" of the model name otherwise.
-  const int first_cpu = usable.empty() ? 0 : usable.front();
-  const std::string freq = fmt::format("/sys/devices/system/cpu/cpu{}/cpufreq/", first_cpu);
+/// Clocks: cpufreq (kHz) where the kernel exposes it; the "@ 2.20GHz" of the model name otherwise.
+void read_clocks(CpuInfo& cpu, const std::vector<int>& usable, const CpuinfoSummary& summary) {
   // Hybrid and preferred-core CPUs boost some cores higher: the machine's maximum is the highest of any usable CPU.
   for (int c : usable.empty() ? std::vector<int>{0} : usable) {
     const std::string path = fmt::format("/sys/devices/system/cpu/cpu{}/cpufreq/cpuinfo_max_freq", c);
@@ -263,12 +259,15 @@ CpuInfo probe_cpu() {
     if (auto v = text::parse_double(*t); v && *v > 0) cpu.max_mhz = std::max(cpu.max_mhz.value_or(0), *v / 1000.0);
     else add_error(cpu, path, "not a frequency: '" + *t + "'");
   }
-  if (auto t = os::read_line(freq + "base_frequency")) {
+  const int first_cpu = usable.empty() ? 0 : usable.front();
+  if (auto t = os::read_line(fmt::format("/sys/devices/system/cpu/cpu{}/cpufreq/base_frequency", first_cpu))) {
     if (auto v = text::parse_double(*t); v && *v > 0) cpu.base_mhz = *v / 1000.0;
   }
   if (!cpu.base_mhz && summary.nominal_ghz) cpu.base_mhz = *summary.nominal_ghz * 1000.0;
+}
 
-  // Caches of the first usable CPU.
+/// Caches of the first usable CPU.
+void read_caches(CpuInfo& cpu, int first_cpu) {
   const std::string cache_dir = fmt::format("/sys/devices/system/cpu/cpu{}/cache", first_cpu);
   for (const auto& index : os::list_dir(cache_dir)) {
     if (!index.starts_with("index")) continue;
@@ -288,11 +287,40 @@ CpuInfo probe_cpu() {
       if (auto list = text::parse_cpu_list(*shared)) cache.shared_by_cpus = static_cast<int>(list->size());
     cpu.caches.push_back(std::move(cache));
   }
+}
+
+}  // namespace
+
+CpuInfo probe_cpu() {
+  CpuInfo cpu;
+  cpu.arch = os::sysroot().empty() ? os::machine_arch() : "unknown";
+  auto cpuinfo_text = os::read_file("/proc/cpuinfo");
+  CpuinfoSummary summary;
+  if (cpuinfo_text) {
+    summary = parse_cpuinfo(*cpuinfo_text);
+    if (!os::sysroot().empty() || cpu.arch == "unknown")
+      cpu.arch = summary.arm_implementer ? "aarch64" : (summary.vendor ? "x86_64" : "unknown");
+  } else {
+    add_error(cpu, "/proc/cpuinfo", cpuinfo_text.error().message);
+  }
+  cpu.vendor = summary.vendor;
+  cpu.model = summary.model;
+  cpu.hypervisor = summary.hypervisor;
+
+  const std::vector<int> usable = usable_cpus(cpu, summary);
+  const CoreCount cores = count_cores(sysfs_core_ids(usable), summary, cpu.logical_cpus, cpu.online_cpus);
+  cpu.physical_cores = cores.physical_cores;
+  cpu.sockets = cores.sockets;
+  cpu.cpu_quota = cgroup_cpu_quota();
+  read_clocks(cpu, usable, summary);
+  read_caches(cpu, usable.empty() ? 0 : usable.front());
 
   // Features: on the live x86 machine ask the CPU and the OS (cpuid + XGETBV); under a sysroot, or on
   // other architectures, the kernel's flags are the record.
-  if (os::sysroot().empty() && (cpu.arch == "x86_64" || cpu.arch == "i686")) cpu.features = vendor::cpuid::dl_features(vendor::cpuid::native());
-  else cpu.features = dl_features_from_flags(summary.flags, cpu.arch);
+  if (os::sysroot().empty() && (cpu.arch == "x86_64" || cpu.arch == "i686"))
+    cpu.features = vendor::cpuid::dl_features(vendor::cpuid::native());
+  else
+    cpu.features = dl_features_from_flags(summary.flags, cpu.arch);
   if (cpuinfo_text) cpu.cpuinfo_mhz_max = parse_cpuinfo_mhz_max(*cpuinfo_text);
   return cpu;
 }

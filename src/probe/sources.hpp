@@ -1,10 +1,12 @@
 #pragma once
 /// The individual probes. Each fills its own part of an Inventory and records its own errors.
 /// Pure parsers take text and return values, so tests feed them strings from real machines.
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/error.hpp"
 #include "inventory/inventory.hpp"
 #include "vendor/cuda.hpp"
 #include "vendor/nvml.hpp"
@@ -31,6 +33,13 @@ std::optional<double> parse_cgroup_cpu_max(std::string_view text);
 std::optional<uint64_t> parse_cache_size(std::string_view text);
 /// The highest "cpu MHz" line of /proc/cpuinfo (what the OS reports); nullopt when there is none.
 std::optional<double> parse_cpuinfo_mhz_max(std::string_view text);
+/// Cores and sockets: from the distinct (package, core) ids sysfs gives for the usable CPUs; without them from
+/// cpuinfo's ids (scaled to the CPUs we may use), else one core per logical CPU (Arm and most VMs lack core ids).
+struct CoreCount {
+  std::optional<int> physical_cores, sockets;
+};
+CoreCount count_cores(const std::set<std::pair<long long, long long>>& sysfs_ids, const CpuinfoSummary& summary,
+                      std::optional<int> logical_cpus, std::optional<int> online_cpus);
 CpuInfo probe_cpu();
 
 // --- Memory (memory.cpp) ---
@@ -81,6 +90,9 @@ ToolkitInfo probe_toolkit();
 std::optional<std::string> parse_nvcc_version(std::string_view text);
 /// cudnn_version.h -> "9.13.0".
 std::optional<std::string> parse_cudnn_header(std::string_view text);
+/// The toolkit's version.json -> "13.0.88" (cuda_nvcc's version, else cuda's); an error for damaged JSON or a
+/// version that does not parse, so the inventory never holds one that --from would refuse.
+Result<std::string> parse_toolkit_version_json(std::string_view text);
 
 // --- Python and PyTorch (python_torch.cpp) ---
 /// The probe script run with `python3 -c`; prints one JSON object.
