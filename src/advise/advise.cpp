@@ -6,7 +6,6 @@
 
 #include <fmt/format.h>
 
-#include "catalog/gpu_match.hpp"
 #include "core/data_files.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"
@@ -30,6 +29,12 @@ std::string known_currencies(const ExchangeRates& rates) {
   std::vector<std::string> names;
   for (const auto& [k, v] : rates.units_per_usd) names.push_back(k);
   return text::join(names, ", ");
+}
+
+std::string suggest(std::string_view name) {
+  auto close = catalog::closest_gpu_names(name);
+  if (close.empty()) return "";
+  return fmt::format(" (did you mean: {}?)", text::join(close, ", "));
 }
 
 std::string gib(uint64_t bytes) { return units::format_bytes(bytes); }
@@ -77,13 +82,11 @@ Result<Money> parse_money(std::string_view input, const ExchangeRates& rates) {
   while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.' || s[i] == '-' ||
                           s[i] == '+' || s[i] == ',' || s[i] == '_'))
     ++i;
-  std::string number;
-  for (char c : s.substr(0, i))
-    if (c != ',' && c != '_') number += c;
   const std::string suffix = upper(text::trim(s.substr(i)));
-  auto v = text::parse_double(number);
-  if (number.empty() || !v || !std::isfinite(*v))
-    return fail(fmt::format("budget '{}' is not a number (examples: 1500, 1500USD, 7000CNY)", input));
+  if (i == 0) return fail(fmt::format("budget '{}' is not a number (examples: 1500, 1500USD, 7000CNY)", input));
+  // "1500,00EUR" is 1500 euros and "1,500" is fifteen hundred; a form that could be either is refused.
+  auto v = units::parse_amount(s.substr(0, i));
+  if (!v) return fail(fmt::format("budget '{}': {}", input, v.error().message));
   if (*v <= 0) return fail(fmt::format("budget '{}' must be positive", input));
   m.amount = *v;
   if (!suffix.empty() && !prefix_currency.empty() && suffix != prefix_currency)
@@ -112,15 +115,16 @@ Result<std::map<std::string, double>> parse_prices(std::string_view text, const 
   std::map<std::string, double> out;
   for (const auto& row : t->rows()) {
     const auto gpu_name = text::trim(t->cell(row, "name"));
-    const auto match = catalog::match_gpu({.name = gpu_name});
-    const auto* g = match ? match->spec : nullptr;
+    const auto* g = catalog::find_gpu_by_name(gpu_name);
     if (!g)
       return fail(fmt::format("{}:{}: column {} (name): unknown GPU '{}'{}", source, row.line, name_col, gpu_name,
-                              catalog::did_you_mean(gpu_name)));
-    auto price = positive_number(t->cell(row, "price"));
-    if (!price)
-      return fail(fmt::format("{}:{}: column {} (price): '{}' is not a positive number", source, row.line, price_col,
-                              t->cell(row, "price")));
+                              suggest(gpu_name)));
+    // A shop's price list is typed by people too: the same forms as --budget ("1,599.00", "1599,00").
+    auto price = units::parse_amount(t->cell(row, "price"));
+    if (!price || *price <= 0)
+      return fail(fmt::format("{}:{}: column {} (price): {}", source, row.line, price_col,
+                              price ? fmt::format("'{}' is not a positive amount", t->cell(row, "price"))
+                                    : price.error().message));
     Money m{*price, "USD"};
     if (cur_col) {
       const std::string cur = upper(text::trim(t->cell(row, "currency")));
@@ -356,8 +360,7 @@ Advice advise(const Request& req, const std::vector<catalog::GpuSpec>& gpus, con
     const auto& top = a.recommendations.front();
     const Offer* best = nullptr;
     for (const auto& o : paid) {
-      const auto om = catalog::match_gpu({.name = o.gpu});
-      const auto* og = om ? om->spec : nullptr;
+      const auto* og = catalog::find_gpu_by_name(o.gpu);
       if (!og || !og->memory_bytes || *og->memory_bytes < *top.gpu->memory_bytes) continue;
       auto m = goal_metric(*og, req.goal);
       if (!m || *m < top.metric * 0.9) continue;
@@ -405,10 +408,7 @@ Advice advise(const Request& req, const std::vector<catalog::GpuSpec>& gpus, con
       if (g.memory_total_bytes) discrete.push_back(&g);
     if (!laptop && !notebook && !discrete.empty() && !a.recommendations.empty()) {
       const auto* have = discrete.front();
-      // A saved inventory may predate this catalogue: match the card itself, its recorded row name as a hint.
-      const auto hm = catalog::match_gpu({have->catalog_name.value_or(have->name), have->pci_vendor_id,
-                                          have->pci_device_id, have->memory_total_bytes});
-      const auto* spec = hm && !hm->mig_profile ? hm->spec : nullptr;
+      const auto* spec = have->catalog_name ? catalog::find_gpu_by_name(*have->catalog_name) : nullptr;
       const auto& top = a.recommendations.front();
       auto have_metric = spec ? goal_metric(*spec, req.goal) : std::nullopt;
       if (spec && spec->name == top.gpu->name)

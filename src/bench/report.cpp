@@ -3,11 +3,11 @@
 #include "bench/nvml_sampler.hpp"
 
 #include <map>
+#include <tuple>
 
 #include <fmt/format.h>
 
 #include "core/text.hpp"
-#include "core/user_file.hpp"
 #include "core/units.hpp"
 
 namespace gpuscout::bench {
@@ -51,7 +51,7 @@ OJ peak_json(const PeakResult& p) {
 OJ transfer_json(const std::optional<TransferRecord>& t) {
   if (!t) return nullptr;
   OJ j;
-  j["status"] = t->status == 0 ? "ok" : (t->status == 1 ? "unsupported" : "failed");
+  j["status"] = status_name(t->status);
   j["size_bytes"] = t->size_bytes;
   j["gbs"] = t->gbs;
   j["verified"] = t->verified;
@@ -148,7 +148,7 @@ nlohmann::ordered_json to_json(const BenchResult& r) {
       OJ ej;
       ej["dtype"] = dtype_name(e.dtype);
       ej["n"] = e.n;
-      ej["status"] = e.status == 0 ? "ok" : (e.status == 1 ? "unsupported" : "failed");
+      ej["status"] = status_name(e.status);
       ej["tflops"] = e.tflops;
       ej["seconds_median"] = e.m.stats.median_s;
       ej["rel_error"] = e.rel_error;
@@ -288,83 +288,57 @@ std::string render_text(const BenchResult& r) {
   return o;
 }
 
-Result<nlohmann::json> load_bench_file(const std::string& path) {
-  auto read = core::read_user_file(path);
-  if (!read) return fail(read.error().message);
-  const std::string content = std::move(*read);
-  if (text::trim(content).empty()) return fail(fmt::format("{}: the file is empty", path));
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(content);
-  } catch (const nlohmann::json::parse_error& e) {
-    // e.what() is "[json.exception.parse_error.101] parse error at line 3, column 7: syntax error ...".
-    std::string why = e.what();
-    if (const auto at = why.find("parse error"); at != std::string::npos) why = why.substr(at);
-    return fail(fmt::format("{}: not valid JSON ({})", path, why));
+namespace {
+using Figures = std::vector<std::tuple<std::string, std::string, double>>;
+
+void cpu_figures(const CpuResult& c, Figures& out) {
+  for (const auto* p : {&c.peak_fp32, &c.peak_fp64})
+    if (*p) out.emplace_back(fmt::format("CPU FMA peak {}", (*p)->precision == Precision::fp32 ? "fp32" : "fp64"),
+                             "GFLOP/s", (*p)->all_cores_gflops);
+  for (const auto& g : c.gemm)
+    out.emplace_back(fmt::format("CPU GEMM {} n={}", dtype_name(g.run.dtype), g.run.n), "GFLOP/s", g.run.gflops);
+  if (c.memory) {
+    out.emplace_back("CPU memory copy", "GB/s", c.memory->copy_gbs);
+    out.emplace_back("CPU memory triad", "GB/s", c.memory->triad_gbs);
   }
-  if (!doc.is_object() || !doc.contains("schema") || !doc["schema"].is_string() ||
-      doc["schema"].get<std::string>().rfind("gpuscout.bench/", 0) != 0)
-    return fail(fmt::format("{}: not a `gpuscout bench --json` file (no \"schema\": \"gpuscout.bench/1\")", path));
-  if (doc["schema"].get<std::string>() != kBenchSchema)
-    return fail(fmt::format("{}: schema {} is not supported (this gpuscout reads {})", path,
-                            doc["schema"].get<std::string>(), kBenchSchema));
-  return doc;
 }
 
-namespace {
-// Flattens the figures worth comparing into label -> (value, unit), in document order.
-std::vector<std::tuple<std::string, std::string, double>> figures(const nlohmann::json& d) {
-  std::vector<std::tuple<std::string, std::string, double>> out;
-  auto num = [](const nlohmann::json& j, const char* k) -> std::optional<double> {
-    if (!j.is_object() || !j.contains(k) || !j[k].is_number()) return std::nullopt;
-    return j[k].get<double>();
+void gpu_figures(const GpuResult& g, Figures& out) {
+  const std::string p = fmt::format("GPU {}", g.index);
+  for (const auto& e : g.gemm)
+    if (e.status == 0) out.emplace_back(fmt::format("{} GEMM {} n={}", p, dtype_name(e.dtype), e.n), "TFLOP/s", e.tflops);
+  auto transfer = [&](const std::optional<TransferRecord>& t, const std::string& label) {
+    if (t && t->status == 0) out.emplace_back(label, "GB/s", t->gbs);
   };
-  if (d.contains("cpu") && d["cpu"].is_object()) {
-    const auto& c = d["cpu"];
-    if (c.contains("peak_gflops"))
-      for (const char* p : {"fp32", "fp64"})
-        if (auto v = num(c["peak_gflops"], p)) out.emplace_back(fmt::format("CPU FMA peak {}", p), "GFLOP/s", *v);
-    if (c.contains("gemm") && c["gemm"].is_array())
-      for (const auto& g : c["gemm"])
-        if (auto v = num(g, "gflops"))
-          out.emplace_back(fmt::format("CPU GEMM {} n={}", g.value("dtype", "?"), g.value("n", 0)), "GFLOP/s", *v);
-    if (c.contains("memory_gbs"))
-      for (const char* k : {"copy", "triad"})
-        if (auto v = num(c["memory_gbs"], k)) out.emplace_back(fmt::format("CPU memory {}", k), "GB/s", *v);
-  }
-  if (d.contains("gpus") && d["gpus"].is_array()) {
-    for (const auto& g : d["gpus"]) {
-      const std::string p = fmt::format("GPU {}", g.value("index", 0));
-      if (g.contains("gemm") && g["gemm"].is_array())
-        for (const auto& e : g["gemm"])
-          if (e.value("status", "") == "ok")
-            if (auto v = num(e, "tflops"))
-              out.emplace_back(fmt::format("{} GEMM {} n={}", p, e.value("dtype", "?"), e.value("n", 0)), "TFLOP/s", *v);
-      if (auto v = num(g, "copy_gbs")) out.emplace_back(p + " device copy", "GB/s", *v);
-      for (const char* dir : {"h2d_gbs", "d2h_gbs"})
-        if (g.contains(dir))
-          for (const char* k : {"pinned", "pageable"})
-            if (auto v = num(g[dir], k)) out.emplace_back(fmt::format("{} {} {}", p, dir == std::string("h2d_gbs") ? "host->device" : "device->host", k), "GB/s", *v);
-    }
-  }
+  transfer(g.copy, p + " device copy");
+  transfer(g.h2d_pinned, p + " host->device pinned");
+  transfer(g.h2d_pageable, p + " host->device pageable");
+  transfer(g.d2h_pinned, p + " device->host pinned");
+  transfer(g.d2h_pageable, p + " device->host pageable");
+}
+
+// The figures worth comparing as label -> (value, unit), in document order.
+Figures figures(const BenchResult& r) {
+  Figures out;
+  if (r.cpu) cpu_figures(*r.cpu, out);
+  for (const auto& g : r.gpus) gpu_figures(g, out);
   return out;
 }
 
-std::string machine_name(const nlohmann::json& d) {
+std::string machine_name(const BenchResult& r) {
   std::vector<std::string> parts;
-  if (d.contains("cpu") && d["cpu"].is_object()) parts.push_back(d["cpu"].value("model", "CPU"));
-  if (d.contains("gpus") && d["gpus"].is_array())
-    for (const auto& g : d["gpus"]) parts.push_back(g.value("name", "GPU"));
+  if (r.cpu) parts.push_back(r.cpu->facts.model);
+  for (const auto& g : r.gpus) parts.push_back(g.name);
   return text::join(parts, " + ");
 }
 }  // namespace
 
-nlohmann::ordered_json compare_json(const nlohmann::json& a, const nlohmann::json& b, const std::string& name_a,
+nlohmann::ordered_json compare_json(const BenchResult& a, const BenchResult& b, const std::string& name_a,
                                     const std::string& name_b) {
   OJ j;
   j["schema"] = "gpuscout.bench-compare/1";
-  j["a"] = {{"file", name_a}, {"machine", machine_name(a)}, {"collected_at", a.value("collected_at", "")}};
-  j["b"] = {{"file", name_b}, {"machine", machine_name(b)}, {"collected_at", b.value("collected_at", "")}};
+  j["a"] = {{"file", name_a}, {"machine", machine_name(a)}, {"collected_at", a.collected_at}};
+  j["b"] = {{"file", name_b}, {"machine", machine_name(b)}, {"collected_at", b.collected_at}};
   const auto fa = figures(a), fb = figures(b);
   std::map<std::string, double> bmap;
   for (const auto& [label, unit, v] : fb) bmap[label] = v;

@@ -5,6 +5,7 @@
 #include "cli/commands.hpp"
 #include "cli/usage.hpp"
 #include "cli/inventory_source.hpp"
+#include "cli/options.hpp"
 #include "cli/output.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
@@ -41,10 +42,12 @@ void add_advise_command(CLI::App& app, GlobalOptions& global) {
   sub->add_option("--need-vram", o->need_vram, "GPU memory you need (24G); overrides the goal's default");
   sub->add_option("--model", o->model, "A model from the fit catalogue; its memory need sets --need-vram");
   sub->add_option("--mode", o->mode, "With --model: infer | train | lora | qlora (default infer)");
-  sub->add_option("--hours-per-week", o->hours_per_week, "GPU hours per week, for buy-vs-rent (default 10)");
-  sub->add_option("--tariff", o->tariff, "Electricity price in USD per kWh (default 0.15)");
+  sub->add_option("--hours-per-week", o->hours_per_week, "GPU hours per week, for buy-vs-rent (default 10)")
+      ->check(finite_number(0, 168, /*min_excluded=*/true));
+  sub->add_option("--tariff", o->tariff, "Electricity price in USD per kWh (default 0.15)")
+      ->check(finite_number(0, 10));
   sub->add_option("--prices", o->prices, "CSV with columns name,price[,currency]: your shop's prices");
-  sub->add_option("--top", o->top, "How many GPUs to list (default 5)");
+  sub->add_option("--top", o->top, "How many GPUs to list (default 5)")->transform(whole_number(1, 1000));
   sub->add_option("--from", o->from, "Read a saved `gpuscout info --json` instead of probing this machine");
   sub->add_flag("--no-probe", o->no_probe, "Do not look at this machine");
   sub->add_flag("--json", o->json, "Print JSON");
@@ -56,13 +59,10 @@ void add_advise_command(CLI::App& app, GlobalOptions& global) {
       const auto money = usage(advise::parse_money(o->budget, rates));
       req.budget_usd = usage(advise::to_usd(money, rates));
     }
-    if (o->hours_per_week >= 0) {
-      if (o->hours_per_week <= 0 || o->hours_per_week > 168)
-        throw UsageError(fmt::format("--hours-per-week {} must be above 0 and at most 168", o->hours_per_week));
+    if (o->hours_per_week > 0) {  // -1: not given (the option's check refuses anything else outside (0, 168])
       req.hours_per_week = o->hours_per_week;
       req.hours_given = true;
     }
-    if (o->tariff < 0) throw UsageError("--tariff must not be negative");
     req.tariff_usd_per_kwh = o->tariff;
     req.top = o->top;
     if (!o->need_vram.empty()) {

@@ -8,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/inventory_source.hpp"
+#include "cli/options.hpp"
 #include "cli/output.hpp"
 #include "diagnose/diagnose.hpp"
 #include "inventory/json.hpp"
@@ -28,7 +29,7 @@ void add_inventory_options(CLI::App* sub, InventoryOptions& o) {
   sub->add_flag("--no-python", o.no_python, "Skip the Python/PyTorch probe");
   sub->add_option("--from", o.from, "Read a saved `gpuscout info --json` instead of probing this machine");
   sub->add_option("--timeout", o.timeout_s, "Seconds before a hung driver probe is cut off")
-      ->check(CLI::Range(0.1, 120.0));
+      ->check(finite_number(0.1, 120.0));
 }
 
 Inventory obtain(const InventoryOptions& o) { return obtain_inventory({o.from, !o.no_python, o.timeout_s}); }

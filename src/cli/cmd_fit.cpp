@@ -11,10 +11,11 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
-#include "cli/gpu_option.hpp"
 #include "cli/usage.hpp"
 #include "cli/inventory_source.hpp"
+#include "cli/options.hpp"
 #include "cli/output.hpp"
+#include "core/data_files.hpp"
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"
@@ -62,17 +63,28 @@ uint64_t parse_context(const std::string& s) {
 }
 
 std::vector<plan::GpuCapacity> gpus_from_catalogue(const std::string& name) {
-  const auto m = catalog_gpu(name, "; or give its memory: --vram 24G");
-  if (m.mig_profile) {
-    // A MIG slice holds only its own share of the card's memory: its profile says how much.
-    if (!m.mig_memory_bytes)
-      throw UsageError(fmt::format("--gpu '{}' is a MIG slice of {} whose size is not named (like 1g.10gb): give "
-                                   "its memory with --vram", name, m.spec->name));
-    return {{fmt::format("{} MIG {}", m.spec->name, *m.mig_profile), *m.mig_memory_bytes, "catalogue"}};
+  const auto table = usage(core::load_table("gpus.csv"));
+  const std::string want = text::to_lower(text::trim(name));
+  std::vector<std::string> names;
+  for (const auto& row : table.rows()) {
+    std::vector<std::string> labels = {std::string(table.cell(row, "name"))};
+    for (auto a : text::split(table.cell(row, "aliases"), ';'))
+      if (!text::trim(a).empty()) labels.emplace_back(text::trim(a));
+    names.push_back(labels.front());
+    for (const auto& l : labels) {
+      if (text::to_lower(l) != want) continue;
+      const auto bytes = text::parse_uint(table.cell(row, "memory_bytes"));
+      if (!bytes || *bytes == 0)
+        throw UsageError(fmt::format("{} has no memory size in {}", labels.front(), table.source()));
+      return {{labels.front(), *bytes, "catalogue"}};
+    }
   }
-  if (!m.spec->memory_bytes || *m.spec->memory_bytes == 0)
-    throw UsageError(fmt::format("{} has no memory size in the GPU catalogue: give --vram 24G instead", m.spec->name));
-  return {{m.spec->name, *m.spec->memory_bytes, "catalogue"}};
+  std::vector<std::string> near;
+  for (const auto& n : names)
+    if (text::contains_icase(n, want) || text::contains_icase(want, n)) near.push_back(n);
+  throw UsageError(fmt::format("--gpu '{}' is not in the GPU catalogue{}", name,
+                               near.empty() ? std::string(" (give --vram 24G instead)")
+                                            : fmt::format("; did you mean: {}", text::join(near, ", "))));
 }
 
 std::vector<plan::GpuCapacity> gpus_from_inventory(const Inventory& inv, const std::string& label) {
@@ -99,8 +111,7 @@ std::vector<plan::GpuCapacity> resolve_gpus(const FitOptions& o, std::vector<std
     if (gpus.empty() && o.from.empty())
       notes.push_back("no GPU with known memory found on this machine: give --vram 24G, --gpu NAME or --from FILE");
   }
-  if (o.gpus > 0) {
-    if (o.gpus > 4096) throw UsageError("--gpus: at most 4096");
+  if (o.gpus > 0) {  // 0: not given (the option's check refuses a given 0)
     if (gpus.size() == 1) {
       gpus.resize(o.gpus, gpus.front());
     } else if (!gpus.empty() && gpus.size() != o.gpus) {
@@ -118,12 +129,10 @@ plan::Workload make_workload(const FitOptions& o) {
   w.dtype = o.dtype;
   if (!w.dtype.empty()) w.dtype = usage(plan::weight_format(w.dtype)).name;
   if (!o.context.empty()) w.context_tokens = parse_context(o.context);
-  if (o.batch == 0) throw UsageError("--batch must be at least 1");
   w.batch = o.batch;
   w.optimizer = usage(plan::parse_optimizer(o.optimizer));
   w.convention = usage(plan::parse_convention(o.convention));
   w.grad_checkpointing = o.grad_checkpointing;
-  if (o.lora_rank == 0) throw UsageError("--lora-rank must be at least 1");
   w.lora_rank = o.lora_rank;
   w.lora_targets.clear();
   for (auto t : text::split(o.lora_targets, ','))
@@ -192,21 +201,25 @@ void add_fit_command(CLI::App& app, GlobalOptions& global) {
   sub->add_option("--config", opts->config, "A Hugging Face config.json, or a model folder (safetensors for exact bytes)");
   sub->add_option("--params", opts->params, "A generic Llama-style model of this size (7B, 770M)");
   sub->add_option("--vram", opts->vram, "GPU memory, or a list for several cards (24G, 8G,32G)");
-  sub->add_option("--gpu", opts->gpu, "A GPU by name, as nvidia-smi prints it or from the catalogue (RTX 4090, A100 80GB)");
+  sub->add_option("--gpu", opts->gpu, "A GPU from the catalogue (RTX 4090, A100 80GB)");
   sub->add_option("--from", opts->from, "An inventory saved by `gpuscout info --json` on another machine");
-  sub->add_option("--gpus", opts->gpus, "Number of GPUs (with one --vram or --gpu)");
+  sub->add_option("--gpus", opts->gpus, "Number of GPUs (with one --vram or --gpu)")->transform(whole_number(1, 4096));
   sub->add_option("--mode", opts->mode, "infer, train, lora or qlora")->capture_default_str();
   sub->add_option("--dtype", opts->dtype,
                   "Weights: fp32 fp16 bf16 fp8 int8 int4 nf4, or GGUF q8_0 q6_k q5_k_m q4_k_m q4_0 q3_k_m q2_k ...");
   sub->add_option("--context", opts->context, "Tokens per sequence (default 4096 inference, 2048 training; 8k = 8192)");
-  sub->add_option("--batch", opts->batch, "Sequences per GPU (micro-batch)")->capture_default_str();
+  sub->add_option("--batch", opts->batch, "Sequences per GPU (micro-batch)")
+      ->capture_default_str()
+      ->transform(whole_number(1, 1ULL << 20));
   sub->add_option("--optimizer", opts->optimizer, "adamw, adamw8bit, sgd or adafactor")->capture_default_str();
   sub->add_option("--convention", opts->convention,
                   "Bytes per parameter for mixed-precision training: zero (16, ZeRO paper), hf (18, HF Trainer AMP), "
                   "pure (8, bf16 states)")
       ->capture_default_str();
   sub->add_flag("--grad-checkpointing", opts->grad_checkpointing, "Recompute activations in the backward pass");
-  sub->add_option("--lora-rank", opts->lora_rank, "LoRA rank")->capture_default_str();
+  sub->add_option("--lora-rank", opts->lora_rank, "LoRA rank")
+      ->capture_default_str()
+      ->transform(whole_number(1, 65536));
   sub->add_option("--lora-targets", opts->lora_targets, "LoRA target modules: q,k,v,o,gate,up,down or all")
       ->capture_default_str();
   sub->add_option("--strategy", opts->strategy, "Several GPUs: ddp zero1 zero2 zero3 fsdp tp pp");

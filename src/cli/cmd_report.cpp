@@ -13,6 +13,7 @@
 #include "bench/report.hpp"
 #include "cli/commands.hpp"
 #include "cli/inventory_source.hpp"
+#include "cli/options.hpp"
 #include "cli/state.hpp"
 #include "cli/usage.hpp"
 #include "core/error.hpp"
@@ -23,7 +24,6 @@
 #include "report/html.hpp"
 #include "report/markdown.hpp"
 #include "report/privacy.hpp"
-#include "report/saved_json.hpp"
 
 namespace gpuscout::cli {
 namespace {
@@ -54,9 +54,8 @@ report::BenchRun load_run(const std::string& path, std::string_view option) {
   return {std::filesystem::path(path).filename().string(), usage(bench::load_bench_file(path), option)};
 }
 
-std::string collected_at(const nlohmann::json& doc) {
-  const std::string at = report::saved::str(doc, "collected_at");
-  return at.empty() ? std::string("at an unknown time") : at;
+std::string collected_at(const bench::BenchResult& result) {
+  return result.collected_at.empty() ? std::string("at an unknown time") : result.collected_at;
 }
 
 /// --bench, else the last complete `bench` of this machine (never for --from: that is another machine).
@@ -64,7 +63,7 @@ std::optional<report::BenchRun> find_bench(const ReportOptions& o, std::string& 
   if (!o.bench.empty()) {
     auto run = load_run(o.bench, "--bench");
     source = fmt::format("Benchmark from {}, collected {}.", run.label,
-                         collected_at(run.doc));
+                         collected_at(run.result));
     return run;
   }
   if (!o.from.empty()) {
@@ -77,26 +76,25 @@ std::optional<report::BenchRun> find_bench(const ReportOptions& o, std::string& 
     source = "No benchmark yet on this machine: run `gpuscout bench` (about 20 s), then this report again.";
     return std::nullopt;
   }
-  auto doc = bench::load_bench_file(*last);
-  if (!doc) {
-    source = "The last benchmark could not be read (" + doc.error().message + "): run `gpuscout bench` again.";
+  auto result = bench::load_bench_file(*last);
+  if (!result) {
+    source = "The last benchmark could not be read (" + result.error().message + "): run `gpuscout bench` again.";
     return std::nullopt;
   }
-  report::BenchRun run{"this machine", std::move(*doc)};
-  source = fmt::format("The last `gpuscout bench` of this machine, collected {}.",
-                       collected_at(run.doc));
+  report::BenchRun run{"this machine", std::move(*result)};
+  source = fmt::format("The last `gpuscout bench` of this machine, collected {}.", collected_at(run.result));
   return run;
 }
 
 /// A benchmark kept in a shared home folder may come from another node of a cluster: say so when its CPU or
 /// GPUs differ from the machine the report describes.
-std::string bench_mismatch(const nlohmann::json& doc, const Inventory& inv) {
+std::string bench_mismatch(const bench::BenchResult& result, const Inventory& inv) {
   std::vector<std::string> differ;
-  const std::string cpu = report::saved::str(report::saved::object(doc, "cpu"), "model");
+  const std::string cpu = result.cpu ? result.cpu->facts.model : std::string();
   if (!cpu.empty() && inv.cpu.model && cpu != *inv.cpu.model) differ.push_back(fmt::format("its CPU is {}", cpu));
   std::vector<std::string> bench_gpus, inv_gpus;
-  for (const auto& g : report::saved::array(doc, "gpus"))
-    if (auto name = report::saved::str(g, "name"); !name.empty()) bench_gpus.push_back(name);
+  for (const auto& g : result.gpus)
+    if (!g.name.empty()) bench_gpus.push_back(g.name);
   for (const auto& g : inv.gpus)
     if (g.vendor == "nvidia") inv_gpus.push_back(g.name);
   std::sort(bench_gpus.begin(), bench_gpus.end());
@@ -156,13 +154,13 @@ void run_report(const ReportOptions& o) {
 
   Inventory inventory = obtain_inventory({o.from, !o.no_python, o.timeout_s});
   auto verdict = diagnose::diagnose(inventory);
-  if (bench) bench_source += bench_mismatch(bench->doc, inventory);
+  if (bench) bench_source += bench_mismatch(bench->result, inventory);
   const auto ctx = report::privacy_context(inventory, o.from.empty());
   if (!o.include_private) {
     inventory = report::redact_inventory(inventory, ctx);
     redact_verdict(verdict, ctx);
-    if (bench) report::redact_json(bench->doc, ctx);
-    for (auto& r : compare) report::redact_json(r.doc, ctx);
+    if (bench) bench->result = report::redact_bench(bench->result, ctx);
+    for (auto& r : compare) r.result = report::redact_bench(r.result, ctx);
   }
 
   if (o.markdown) {
@@ -214,7 +212,7 @@ void add_report_command(CLI::App& app, GlobalOptions& global) {
       ->type_name("FILE");
   sub->add_flag("--no-python", o->no_python, "Skip the Python/PyTorch probe");
   sub->add_option("--timeout", o->timeout_s, "Seconds before a hung driver probe is cut off")
-      ->check(CLI::Range(0.1, 120.0));
+      ->check(finite_number(0.1, 120.0));
   sub->add_option("--bench", o->bench, "A saved `gpuscout bench --save FILE` (default: this machine's last bench)")
       ->type_name("FILE");
   sub->add_option("--compare", o->compare, "Saved benchmark files to draw side by side: --compare A.json B.json ...")

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "core/data_files.hpp"
 #include "core/error.hpp"
 
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(0, 1);
   app.fallthrough();
   for (const auto& entry : cli::kCommands) entry.add(app, global);
+  cli::refuse_empty_values(app);  // every option, every command: "--vram ''" is an error, not "not given"
   app.parse_complete_callback([&] {
     if (!global.data_dir.empty()) core::set_data_dir(global.data_dir);
   });

@@ -1,5 +1,6 @@
 #include "core/units.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -39,7 +40,70 @@ Result<uint64_t> checked(double value, std::string_view original, std::string_vi
   return static_cast<uint64_t>(std::llround(value));
 }
 
+bool all_digits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+/// "1", "12,345", "1.500.000": a first group of one to three digits, then groups of exactly three after each `sep`.
+bool grouped(std::string_view s, char sep) {
+  const auto groups = text::split(s, sep);
+  if (groups.size() < 2 || groups.front().size() > 3 || !all_digits(groups.front())) return false;
+  return std::all_of(groups.begin() + 1, groups.end(), [](std::string_view g) { return g.size() == 3 && all_digits(g); });
+}
+
+std::string without(std::string_view s, char c) {
+  std::string out(s);
+  std::erase(out, c);
+  return out;
+}
+
+/// The amount with its separators resolved to plain "1500.00" (digits, at most one dot), or why it is refused.
+Result<std::string> plain_amount(std::string_view s, std::string_view original) {
+  const auto bad = [&](std::string_view why) { return fail(fmt::format("'{}' is not an amount: {}", original, why)); };
+  if (const auto comma = s.rfind(','); comma != std::string_view::npos) {
+    const auto whole = s.substr(0, comma), cents = s.substr(comma + 1);
+    if (cents.size() == 2 && all_digits(cents)) {  // a decimal comma: "1500,00", "1.500,00"
+      if (all_digits(whole) || grouped(whole, '.')) return without(whole, '.') + "." + std::string(cents);
+      return bad("before a decimal comma, write the whole part as 1500 or 1.500 (like 1500,00 or 1.500,00)");
+    }
+    const auto dot = s.find('.');  // commas grouping thousands: "1,500", "12,345.50"
+    const auto int_part = s.substr(0, dot);
+    const auto frac = dot == std::string_view::npos ? std::string_view("0") : s.substr(dot + 1);
+    if (grouped(int_part, ',') && all_digits(frac)) return without(int_part, ',') + "." + std::string(frac);
+    return bad("a comma groups exactly three digits (1,500 or 12,345.50) or is followed by two decimals (1500,00)");
+  }
+  if (std::count(s.begin(), s.end(), '.') > 1) {
+    if (grouped(s, '.')) return without(s, '.');
+    return bad("dots group exactly three digits (1.500.000)");
+  }
+  const auto dot = s.find('.');
+  if (dot == std::string_view::npos) {
+    if (all_digits(s)) return std::string(s);
+    return bad("expected a number, like 1500, 1,500.50 or 1.500,00");
+  }
+  const auto whole = s.substr(0, dot), frac = s.substr(dot + 1);
+  if (!all_digits(whole) || !all_digits(frac)) return bad("expected a number, like 1500, 1,500.50 or 1.500,00");
+  // "1.500": one and a half in English, fifteen hundred in German; "0.150" can only be the first.
+  if (frac.size() == 3 && whole != "0") {
+    const auto fraction = frac.substr(0, frac.find_last_not_of('0') + 1);
+    return bad(fmt::format("it could be {} or {}{}: write it without the dot, or with two decimals", without(s, '.'),
+                           whole, fraction.empty() ? "" : "." + std::string(fraction)));
+  }
+  return std::string(s);
+}
+
 }  // namespace
+
+Result<double> parse_amount(std::string_view original) {
+  std::string_view s = text::trim(original);
+  const bool negative = !s.empty() && s.front() == '-';
+  if (!s.empty() && (s.front() == '-' || s.front() == '+')) s.remove_prefix(1);
+  auto plain = plain_amount(s, original);
+  if (!plain) return std::unexpected(plain.error());
+  const auto value = text::parse_double(*plain);
+  if (!value || !std::isfinite(*value)) return fail(fmt::format("'{}' is not an amount: the number is too large", original));
+  return negative ? -*value : *value;
+}
 
 Result<uint64_t> parse_bytes(std::string_view original) {
   auto split = split_number(original, "size");

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "catalog/catalog.hpp"
-#include "catalog/gpu_match.hpp"
 #include "probe/sources.hpp"
 
 namespace gpuscout::probe {
@@ -87,8 +86,7 @@ void join_gpus(Inventory& inv, const NvmlReport& nvml) {
   for (size_t i = 0; i < inv.gpus.size(); ++i) {
     Gpu& g = inv.gpus[i];
     g.index = static_cast<int>(i);
-    if (const auto m = catalog::match_gpu({g.name, g.pci_vendor_id, g.pci_device_id, g.memory_total_bytes})) {
-      const auto* spec = m->spec;
+    if (const auto* spec = catalog::find_gpu(g.pci_vendor_id, g.pci_device_id, g.name, g.memory_total_bytes)) {
       g.catalog_name = spec->name;
       if (!spec->architecture.empty()) g.architecture = spec->architecture;
       // Only when no driver told us: the catalogue's capability for a card whose driver is missing.

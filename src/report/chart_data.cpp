@@ -8,19 +8,15 @@
 #include <fmt/format.h>
 
 #include "bench/gpu_bench.hpp"
+#include "bench/report.hpp"
 #include "core/units.hpp"
-#include "report/saved_json.hpp"
 
 namespace gpuscout::report {
 namespace {
 
-using nlohmann::json;
-
-// Saved files come from disk: every read checks the type (report/saved_json.hpp).
-using saved::array;
-using saved::child;
-using saved::num;
-using saved::str;
+using bench::BenchResult;
+using bench::GpuResult;
+using bench::TransferRecord;
 
 constexpr std::string_view kDtypes[] = {"fp64", "fp32", "tf32", "fp16", "bf16", "fp8"};
 
@@ -49,17 +45,13 @@ ChartSpec empty_chart(std::string kind, std::string id, std::string title, std::
   return s;
 }
 
-std::string gpu_title(const json& gpu) {
-  const std::string name = str(gpu, "name");
-  const auto index = num(gpu, "index");
-  return fmt::format("GPU {} {}", index ? fmt::format("{:.0f}", *index) : "?", name.empty() ? "(unnamed)" : name);
+std::string gpu_title(const GpuResult& gpu) {
+  return fmt::format("GPU {} {}", gpu.index, gpu.name.empty() ? "(unnamed)" : gpu.name);
 }
 
-std::string gpu_missing_reason(const json& doc) {
-  const json& status = child(doc, "gpu_status");
-  std::string message = str(status, "message");
-  if (!message.empty()) return "No GPU results in this benchmark: " + message;
-  if (str(doc, "device") == "cpu") return "No GPU results: this benchmark ran with --device cpu";
+std::string gpu_missing_reason(const BenchResult& r) {
+  if (!r.gpu_status.message.empty()) return "No GPU results in this benchmark: " + r.gpu_status.message;
+  if (r.device == "cpu") return "No GPU results: this benchmark ran with --device cpu";
   return "No GPU results in this benchmark: no GPU was found";
 }
 
@@ -95,23 +87,21 @@ ChartJson gemm_config(const std::map<std::string, std::vector<std::pair<double, 
   return {{"type", "line"}, {"data", {{"datasets", datasets}}}, {"options", options}};
 }
 
-std::optional<double> transfer_gbs(const json& gpu, std::string_view kind) {
-  const json& t = child(child(gpu, "transfers"), kind);
-  if (str(t, "status") != "ok") return std::nullopt;
-  return num(t, "gbs");
+std::optional<double> transfer_gbs(const std::optional<TransferRecord>& t) {
+  if (!t || t->status != 0) return std::nullopt;
+  return t->gbs;
 }
 
 /// The PCIe limit per direction: the link seen under load, else the card's and slot's maximum.
-std::optional<double> pcie_limit(const json& gpu, std::string* basis) {
-  const json& pcie = child(gpu, "pcie");
-  if (auto e = num(pcie, "expected_gbs")) {
+std::optional<double> pcie_limit(const GpuResult& gpu, std::string* basis) {
+  if (gpu.pcie_expected_gbs) {
     *basis = "PCIe link under load";
-    return e;
+    return gpu.pcie_expected_gbs;
   }
-  const auto gen = num(pcie, "gen_max"), width = num(pcie, "width_max");
+  const auto gen = gpu.telemetry.pcie_gen_max, width = gpu.telemetry.pcie_width_max;
   if (gen && width) {
-    if (auto g = bench::pcie_gbs(static_cast<int>(*gen), static_cast<int>(*width))) {
-      *basis = fmt::format("PCIe gen {:.0f} x{:.0f} maximum", *gen, *width);
+    if (auto g = bench::pcie_gbs(*gen, *width)) {
+      *basis = fmt::format("PCIe gen {} x{} maximum", *gen, *width);
       return g;
     }
   }
@@ -121,25 +111,24 @@ std::optional<double> pcie_limit(const json& gpu, std::string* basis) {
 ChartJson json_or_null(const std::optional<double>& v) { return v ? ChartJson(round3(*v)) : ChartJson(nullptr); }
 
 /// Best rate over sizes (and GPUs) of a precision, in TFLOP/s.
-std::optional<double> best_gpu_tflops(const json& doc, std::string_view dtype) {
+std::optional<double> best_gpu_tflops(const BenchResult& r, std::string_view dtype) {
   std::optional<double> best;
-  for (const auto& gpu : array(doc, "gpus"))
-    for (const auto& g : array(gpu, "gemm"))
-      if (str(g, "dtype") == dtype && str(g, "status") == "ok")
-        if (auto t = num(g, "tflops"); t && (!best || *t > *best)) best = t;
+  for (const auto& gpu : r.gpus)
+    for (const auto& g : gpu.gemm)
+      if (bench::dtype_name(g.dtype) == dtype && g.status == 0 && (!best || g.tflops > *best)) best = g.tflops;
   return best;
 }
-std::optional<double> best_cpu_tflops(const json& doc, std::string_view dtype) {
+std::optional<double> best_cpu_tflops(const BenchResult& r, std::string_view dtype) {
   std::optional<double> best;
-  for (const auto& g : array(child(doc, "cpu"), "gemm"))
-    if (str(g, "dtype") == dtype)
-      if (auto t = num(g, "gflops"); t && (!best || *t / 1000.0 > *best)) best = *t / 1000.0;
+  if (r.cpu)
+    for (const auto& g : r.cpu->gemm)
+      if (bench::dtype_name(g.run.dtype) == dtype && (!best || g.run.gflops / 1000.0 > *best)) best = g.run.gflops / 1000.0;
   return best;
 }
-std::optional<double> best_gpu_transfer(const json& doc, std::string_view kind) {
+std::optional<double> best_gpu_transfer(const BenchResult& r, std::optional<TransferRecord> GpuResult::*kind) {
   std::optional<double> best;
-  for (const auto& gpu : array(doc, "gpus"))
-    if (auto v = transfer_gbs(gpu, kind); v && (!best || *v > *best)) best = v;
+  for (const auto& gpu : r.gpus)
+    if (auto v = transfer_gbs(gpu.*kind); v && (!best || *v > *best)) best = v;
   return best;
 }
 
@@ -148,11 +137,11 @@ const char* const kRunColors[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#
 /// A grouped bar chart: one bar per run in each category; categories no run has are dropped.
 ChartSpec compare_bar(std::string kind, std::string title, std::string caption, std::string unit,
                       const std::vector<BenchRun>& runs, const std::vector<std::string>& categories,
-                      const std::function<std::optional<double>(const json&, size_t)>& value, bool log_scale) {
+                      const std::function<std::optional<double>(const BenchResult&, size_t)>& value, bool log_scale) {
   std::vector<size_t> kept;
   for (size_t c = 0; c < categories.size(); ++c)
     for (const auto& r : runs)
-      if (value(r.doc, c)) {
+      if (value(r.result, c)) {
         kept.push_back(c);
         break;
       }
@@ -162,7 +151,7 @@ ChartSpec compare_bar(std::string kind, std::string title, std::string caption, 
   ChartJson datasets = ChartJson::array();
   for (size_t i = 0; i < runs.size(); ++i) {
     ChartJson data = ChartJson::array();
-    for (size_t c : kept) data.push_back(json_or_null(value(runs[i].doc, c)));
+    for (size_t c : kept) data.push_back(json_or_null(value(runs[i].result, c)));
     const char* color = kRunColors[i % std::size(kRunColors)];
     datasets.push_back({{"label", runs[i].label}, {"data", data}, {"backgroundColor", color}, {"borderColor", color}});
   }
@@ -191,77 +180,74 @@ std::string dtype_color(std::string_view dtype) {
   return "#000000";
 }
 
-std::vector<ChartSpec> gemm_charts(const BenchRun& run) {
-  std::vector<ChartSpec> out;
-  const json& cpu = child(run.doc, "cpu");
-  if (cpu.is_object()) {
-    std::map<std::string, std::vector<std::pair<double, double>>> points;
-    for (const auto& g : array(cpu, "gemm")) {
-      const auto n = num(g, "n");
-      const auto rate = num(g, "gflops");
-      if (n && rate) points[str(g, "dtype")].emplace_back(*n, *rate);
-    }
-    std::map<std::string, double> peaks;
-    for (const auto d : kDtypes)
-      if (auto p = num(child(cpu, "peak_gflops"), d)) peaks[std::string(d)] = *p;
-    if (points.empty()) {
-      out.push_back(empty_chart("gemm", "gemm-cpu", "CPU matrix multiply", "This benchmark has no CPU GEMM results"));
-    } else {
-      ChartSpec s;
-      s.kind = "gemm";
-      s.id = "gemm-cpu";
-      const std::string model = str(cpu, "model");
-      s.title = fmt::format("CPU matrix multiply{}", model.empty() ? "" : ": " + model);
-      const auto threads = num(cpu, "threads");
-      s.caption = fmt::format(
-          "GFLOP/s of the BLAS GEMM ({}, {} threads) at each size; dashed: the measured all-core FMA peak of the "
-          "same precision, the most this CPU can do.",
-          str(child(cpu, "blas"), "name").empty() ? "BLAS" : str(child(cpu, "blas"), "name"),
-          threads ? fmt::format("{:.0f}", *threads) : "?");
-      s.config = gemm_config(points, peaks, "GFLOP/s", "peak (measured FMA)");
-      out.push_back(std::move(s));
-    }
-  }
-  const json& gpus = array(run.doc, "gpus");
-  if (gpus.empty()) {
-    out.push_back(empty_chart("gemm", "gemm-gpu", "GPU matrix multiply", gpu_missing_reason(run.doc)));
-    return out;
-  }
-  for (size_t i = 0; i < gpus.size(); ++i) {
-    const json& gpu = gpus[i];
-    std::map<std::string, std::vector<std::pair<double, double>>> points;
-    std::map<std::string, double> peaks;
-    std::vector<std::string> skipped;
-    for (const auto& g : array(gpu, "gemm")) {
-      const std::string dtype = str(g, "dtype");
-      const auto n = num(g, "n");
-      const auto rate = num(g, "tflops");
-      if (str(g, "status") != "ok" || !n || !rate) {
-        skipped.push_back(fmt::format("{} {}", dtype, str(g, "status").empty() ? "failed" : str(g, "status")));
-        continue;
-      }
-      points[dtype].emplace_back(*n, *rate);
-      if (auto p = num(g, "peak_datasheet_tflops")) peaks[dtype] = *p;
-      else if (auto c = num(g, "peak_computed_tflops")) peaks.try_emplace(dtype, *c);
-    }
-    std::sort(skipped.begin(), skipped.end());
-    skipped.erase(std::unique(skipped.begin(), skipped.end()), skipped.end());
-    const std::string id = fmt::format("gemm-gpu-{}", i);
-    if (points.empty()) {
-      out.push_back(empty_chart("gemm", id, gpu_title(gpu) + " matrix multiply",
-                                skipped.empty() ? "No GEMM result for this GPU"
-                                                : "No GEMM ran to completion: " + fmt::format("{}", fmt::join(skipped, ", "))));
+namespace {
+
+using Points = std::map<std::string, std::vector<std::pair<double, double>>>;
+
+ChartSpec cpu_gemm_chart(const bench::CpuResult& cpu) {
+  Points points;
+  for (const auto& g : cpu.gemm)
+    points[std::string(bench::dtype_name(g.run.dtype))].emplace_back(g.run.n, g.run.gflops);
+  std::map<std::string, double> peaks;
+  if (cpu.peak_fp32) peaks["fp32"] = cpu.peak_fp32->all_cores_gflops;
+  if (cpu.peak_fp64) peaks["fp64"] = cpu.peak_fp64->all_cores_gflops;
+  if (points.empty())
+    return empty_chart("gemm", "gemm-cpu", "CPU matrix multiply", "This benchmark has no CPU GEMM results");
+  ChartSpec s;
+  s.kind = "gemm";
+  s.id = "gemm-cpu";
+  const std::string& model = cpu.facts.model;
+  s.title = fmt::format("CPU matrix multiply{}", model.empty() ? "" : ": " + model);
+  s.caption = fmt::format(
+      "GFLOP/s of the BLAS GEMM ({}, {} threads) at each size; dashed: the measured all-core FMA peak of the "
+      "same precision, the most this CPU can do.",
+      cpu.blas.name.empty() ? "BLAS" : cpu.blas.name, cpu.threads);
+  s.config = gemm_config(points, peaks, "GFLOP/s", "peak (measured FMA)");
+  return s;
+}
+
+ChartSpec gpu_gemm_chart(const GpuResult& gpu, size_t i) {
+  Points points;
+  std::map<std::string, double> peaks;
+  std::vector<std::string> skipped;
+  for (const auto& g : gpu.gemm) {
+    const std::string dtype(bench::dtype_name(g.dtype));
+    if (g.status != 0) {
+      skipped.push_back(fmt::format("{} {}", dtype, bench::status_name(g.status)));
       continue;
     }
-    ChartSpec s;
-    s.kind = "gemm";
-    s.id = id;
-    s.title = gpu_title(gpu) + " matrix multiply";
-    s.caption = "TFLOP/s of cuBLAS at each size and precision; dashed: the datasheet dense peak of that precision.";
-    if (!skipped.empty()) s.caption += fmt::format(" Not drawn: {}.", fmt::join(skipped, ", "));
-    s.config = gemm_config(points, peaks, "TFLOP/s", "peak (datasheet)");
-    out.push_back(std::move(s));
+    points[dtype].emplace_back(g.n, g.tflops);
+    if (g.peak_datasheet_tflops) peaks[dtype] = *g.peak_datasheet_tflops;
+    else if (g.peak_computed_tflops) peaks.try_emplace(dtype, *g.peak_computed_tflops);
   }
+  std::sort(skipped.begin(), skipped.end());
+  skipped.erase(std::unique(skipped.begin(), skipped.end()), skipped.end());
+  const std::string id = fmt::format("gemm-gpu-{}", i);
+  if (points.empty())
+    return empty_chart("gemm", id, gpu_title(gpu) + " matrix multiply",
+                       skipped.empty() ? "No GEMM result for this GPU"
+                                       : "No GEMM ran to completion: " + fmt::format("{}", fmt::join(skipped, ", ")));
+  ChartSpec s;
+  s.kind = "gemm";
+  s.id = id;
+  s.title = gpu_title(gpu) + " matrix multiply";
+  s.caption = "TFLOP/s of cuBLAS at each size and precision; dashed: the datasheet dense peak of that precision.";
+  if (!skipped.empty()) s.caption += fmt::format(" Not drawn: {}.", fmt::join(skipped, ", "));
+  s.config = gemm_config(points, peaks, "TFLOP/s", "peak (datasheet)");
+  return s;
+}
+
+}  // namespace
+
+std::vector<ChartSpec> gemm_charts(const BenchRun& run) {
+  std::vector<ChartSpec> out;
+  const BenchResult& r = run.result;
+  if (r.cpu) out.push_back(cpu_gemm_chart(*r.cpu));
+  if (r.gpus.empty()) {
+    out.push_back(empty_chart("gemm", "gemm-gpu", "GPU matrix multiply", gpu_missing_reason(r)));
+    return out;
+  }
+  for (size_t i = 0; i < r.gpus.size(); ++i) out.push_back(gpu_gemm_chart(r.gpus[i], i));
   return out;
 }
 
@@ -274,22 +260,23 @@ ChartSpec bandwidth_chart(const BenchRun& run) {
     measured.push_back(round3(*value));
     limits.push_back(json_or_null(limit));
   };
-  const json& cpu_memory = child(child(run.doc, "cpu"), "memory_gbs");
-  add("CPU memory: copy", num(cpu_memory, "copy"), std::nullopt);
-  add("CPU memory: triad", num(cpu_memory, "triad"), std::nullopt);
-  for (const auto& gpu : array(run.doc, "gpus")) {
-    const auto index = num(gpu, "index");
-    const std::string g = fmt::format("GPU {}", index ? fmt::format("{:.0f}", *index) : "?");
-    const auto datasheet = num(gpu, "memory_bandwidth_gbs_datasheet");
+  const BenchResult& r = run.result;
+  if (r.cpu && r.cpu->memory) {
+    add("CPU memory: copy", r.cpu->memory->copy_gbs, std::nullopt);
+    add("CPU memory: triad", r.cpu->memory->triad_gbs, std::nullopt);
+  }
+  for (const auto& gpu : r.gpus) {
+    const std::string g = fmt::format("GPU {}", gpu.index);
+    const auto& datasheet = gpu.memory_bandwidth_gbs;
     if (datasheet) limit_sources.push_back(g + " memory: datasheet");
-    add(g + " memory (device copy)", transfer_gbs(gpu, "d2d"), datasheet);
+    add(g + " memory (device copy)", transfer_gbs(gpu.copy), datasheet);
     std::string basis;
     const auto link = pcie_limit(gpu, &basis);
     if (link) limit_sources.push_back(fmt::format("{} transfers: {}", g, basis));
-    add(g + " host to device, pinned", transfer_gbs(gpu, "h2d_pinned"), link);
-    add(g + " host to device, pageable", transfer_gbs(gpu, "h2d_pageable"), link);
-    add(g + " device to host, pinned", transfer_gbs(gpu, "d2h_pinned"), link);
-    add(g + " device to host, pageable", transfer_gbs(gpu, "d2h_pageable"), link);
+    add(g + " host to device, pinned", transfer_gbs(gpu.h2d_pinned), link);
+    add(g + " host to device, pageable", transfer_gbs(gpu.h2d_pageable), link);
+    add(g + " device to host, pinned", transfer_gbs(gpu.d2h_pinned), link);
+    add(g + " device to host, pageable", transfer_gbs(gpu.d2h_pageable), link);
   }
   if (labels.empty()) return empty_chart("bandwidth", "bandwidth", "Bandwidth", "This benchmark has no bandwidth results");
   ChartJson options = base_options();
@@ -316,14 +303,13 @@ ChartSpec bandwidth_chart(const BenchRun& run) {
 }
 
 ChartSpec speedup_chart(const BenchRun& run) {
-  const json& sp = child(run.doc, "speedup");
-  const auto cpu = num(sp, "cpu_fp32_ms");
-  const auto gpu32 = num(sp, "gpu_fp32_ms");
-  const auto gpu16 = num(sp, "gpu_bf16_ms");
-  const auto n = num(sp, "n").value_or(5000);
-  const std::string title = fmt::format("{0:.0f} x {0:.0f} fp32 matrix multiply: CPU against GPU", n);
+  const bench::Speedup& sp = run.result.speedup;
+  const auto& cpu = sp.cpu_fp32_ms;
+  const auto& gpu32 = sp.gpu_fp32_ms;
+  const auto& gpu16 = sp.gpu_bf16_ms;
+  const std::string title = fmt::format("{0} x {0} fp32 matrix multiply: CPU against GPU", sp.n);
   if (!gpu32 && !gpu16) {
-    std::string why = gpu_missing_reason(run.doc);
+    std::string why = gpu_missing_reason(run.result);
     if (cpu) why += fmt::format(". The CPU took {:.1f} ms.", *cpu);
     return empty_chart("speedup", "speedup", title, why);
   }
@@ -351,9 +337,9 @@ ChartSpec speedup_chart(const BenchRun& run) {
   s.id = "speedup";
   s.title = title;
   std::vector<std::string> parts;
-  if (auto f = num(sp, "fp32")) parts.push_back(fmt::format("fp32 on the GPU is {:.0f}x faster", *f));
-  if (auto b = num(sp, "bf16_vs_cpu_fp32")) parts.push_back(fmt::format("bf16 on the GPU {:.0f}x", *b));
-  s.caption = fmt::format("Median time of one multiply ({}). {}.", str(sp, "basis").empty() ? "measured" : str(sp, "basis"),
+  if (const auto& f = sp.fp32_speedup) parts.push_back(fmt::format("fp32 on the GPU is {:.0f}x faster", *f));
+  if (const auto& b = sp.bf16_speedup) parts.push_back(fmt::format("bf16 on the GPU {:.0f}x", *b));
+  s.caption = fmt::format("Median time of one multiply ({}). {}.", sp.basis.empty() ? "measured" : sp.basis,
                           parts.empty() ? std::string("No speed-up figure") : fmt::format("{}", fmt::join(parts, "; ")));
   s.height_px = 260;
   s.config = {{"type", "bar"},
@@ -377,30 +363,32 @@ std::vector<ChartSpec> compare_charts(const std::vector<BenchRun>& runs) {
   }
   out.push_back(compare_bar("compare-gemm", "Matrix multiply, best size", "TFLOP/s at the fastest size each run measured (CPU GFLOP/s / 1000; for several GPUs, the fastest).",
                             "TFLOP/s (log scale)", runs, gemm_labels,
-                            [&](const json& doc, size_t c) {
-                              return gemm_keys[c].first ? best_gpu_tflops(doc, gemm_keys[c].second)
-                                                        : best_cpu_tflops(doc, gemm_keys[c].second);
+                            [&](const BenchResult& r, size_t c) {
+                              return gemm_keys[c].first ? best_gpu_tflops(r, gemm_keys[c].second)
+                                                        : best_cpu_tflops(r, gemm_keys[c].second);
                             },
                             true));
   const std::vector<std::string> bw_labels = {"CPU memory copy", "GPU memory (device copy)", "host to device, pinned",
                                               "device to host, pinned"};
   out.push_back(compare_bar("compare-bandwidth", "Bandwidth", "GB/s of each run (for several GPUs, the fastest).",
                             "GB/s (log scale)", runs, bw_labels,
-                            [](const json& doc, size_t c) -> std::optional<double> {
+                            [](const BenchResult& r, size_t c) -> std::optional<double> {
                               switch (c) {
-                                case 0: return num(child(child(doc, "cpu"), "memory_gbs"), "copy");
-                                case 1: return best_gpu_transfer(doc, "d2d");
-                                case 2: return best_gpu_transfer(doc, "h2d_pinned");
-                                default: return best_gpu_transfer(doc, "d2h_pinned");
+                                case 0:
+                                  if (r.cpu && r.cpu->memory) return r.cpu->memory->copy_gbs;
+                                  return std::nullopt;
+                                case 1: return best_gpu_transfer(r, &GpuResult::copy);
+                                case 2: return best_gpu_transfer(r, &GpuResult::h2d_pinned);
+                                default: return best_gpu_transfer(r, &GpuResult::d2h_pinned);
                               }
                             },
                             true));
   const std::vector<std::string> t_labels = {"CPU fp32", "GPU fp32", "GPU bf16"};
   out.push_back(compare_bar("compare-speedup", "5000 x 5000 matrix multiply time", "Milliseconds per multiply, lower is faster.",
                             "milliseconds (log scale)", runs, t_labels,
-                            [](const json& doc, size_t c) {
-                              const json& sp = child(doc, "speedup");
-                              return num(sp, c == 0 ? "cpu_fp32_ms" : c == 1 ? "gpu_fp32_ms" : "gpu_bf16_ms");
+                            [](const BenchResult& r, size_t c) {
+                              const auto& sp = r.speedup;
+                              return c == 0 ? sp.cpu_fp32_ms : c == 1 ? sp.gpu_fp32_ms : sp.gpu_bf16_ms;
                             },
                             true));
   return out;

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "advise/advise.hpp"
+#include "bench/result.hpp"
 #include "plan/estimate.hpp"
 
 namespace gpuscout::report {
@@ -27,10 +28,10 @@ struct ChartSpec {
   int height_px = 320;
 };
 
-/// A saved benchmark (schema gpuscout.bench/1) and how to call it in legends.
+/// A benchmark (read by bench::load_bench_file, so every field is already checked) and how to call it in legends.
 struct BenchRun {
   std::string label;  ///< "laptop.json", "this machine"
-  nlohmann::json doc;
+  bench::BenchResult result;
 };
 
 /// GEMM rate against matrix size: one chart for the CPU (each precision with its measured FMA peak drawn as a

@@ -5,7 +5,7 @@
 #include "core/units.hpp"
 #include "report/doctor_text.hpp"
 #include "report/html_escape.hpp"
-#include "report/saved_json.hpp"
+#include "bench/report.hpp"
 
 namespace gpuscout::report {
 namespace {
@@ -18,11 +18,6 @@ std::string opt(const std::optional<std::string>& v, std::string_view fallback =
   return v && !v->empty() ? *v : std::string(fallback);
 }
 std::string bytes(const std::optional<uint64_t>& v) { return v ? units::format_bytes(*v) : std::string("unknown"); }
-
-// Bench documents are saved files: read them only through the type-checking accessors.
-using saved::flag;
-using saved::num;
-using saved::str;
 
 std::string fixed(const std::optional<double>& v, int digits, std::string_view suffix = "") {
   return v ? fmt::format("{:.{}f}{}", *v, digits, suffix) : std::string("–");
@@ -128,31 +123,33 @@ std::string machine_section(const Inventory& inv, const std::string& source) {
   return out + "</section>\n";
 }
 
+std::string percent(const std::optional<double>& fraction) {
+  return fraction ? fmt::format("{:.0f}%", *fraction * 100) : "–";
+}
+
 std::string bench_tables(const BenchRun& run) {
   std::string out;
-  const json& cpu = saved::object(run.doc, "cpu");
+  const bench::BenchResult& r = run.result;
   std::vector<std::vector<std::string>> rows;
-  for (const auto& g : saved::array(cpu, "gemm")) {
-    const auto eff = num(g, "efficiency");
-    rows.push_back({"CPU", str(g, "dtype"), fixed(num(g, "n"), 0), fixed(num(g, "gflops"), 1, " GFLOP/s"),
-                    eff ? fmt::format("{:.0f}%", *eff * 100) : "–", flag(g, "ok") ? "ok" : "WRONG"});
-  }
-  for (const auto& gpu : saved::array(run.doc, "gpus"))
-    for (const auto& g : saved::array(gpu, "gemm")) {
-      const auto eff = num(g, "efficiency");
-      const std::string status = str(g, "status");
-      rows.push_back({fmt::format("GPU {}", fixed(num(gpu, "index"), 0)), str(g, "dtype"), fixed(num(g, "n"), 0),
-                      status == "ok" ? fixed(num(g, "tflops"), 1, " TFLOP/s") : status,
-                      eff ? fmt::format("{:.0f}%", *eff * 100) : "–",
-                      status != "ok" ? "–" : flag(g, "ok") ? "ok" : "WRONG"});
+  if (r.cpu)
+    for (const auto& g : r.cpu->gemm)
+      rows.push_back({"CPU", std::string(bench::dtype_name(g.run.dtype)), std::to_string(g.run.n),
+                      fixed(g.run.gflops, 1, " GFLOP/s"), percent(g.efficiency), g.run.ok ? "ok" : "WRONG"});
+  for (const auto& gpu : r.gpus)
+    for (const auto& g : gpu.gemm) {
+      const bool ran = g.status == 0;
+      rows.push_back({fmt::format("GPU {}", gpu.index), std::string(bench::dtype_name(g.dtype)), std::to_string(g.n),
+                      ran ? fixed(g.tflops, 1, " TFLOP/s") : std::string(bench::status_name(g.status)),
+                      percent(g.efficiency), !ran ? "–" : g.ok ? "ok" : "WRONG"});
     }
   if (!rows.empty())
     out += "<details><summary>GEMM figures</summary>\n" +
            table({"device", "precision", "n", "rate", "of peak", "check"}, rows, "numbers") + "</details>\n";
-  std::vector<std::string> notes = saved::strings(run.doc, "notes");
-  for (const auto& n : saved::strings(cpu, "notes")) notes.push_back("CPU: " + n);
-  for (const auto& gpu : saved::array(run.doc, "gpus"))
-    for (const auto& n : saved::strings(gpu, "notes")) notes.push_back(fmt::format("GPU {}: {}", fixed(num(gpu, "index"), 0), n));
+  std::vector<std::string> notes = r.notes;
+  if (r.cpu)
+    for (const auto& n : r.cpu->notes) notes.push_back("CPU: " + n);
+  for (const auto& gpu : r.gpus)
+    for (const auto& n : gpu.notes) notes.push_back(fmt::format("GPU {}: {}", gpu.index, n));
   return out + notes_list(notes);
 }
 
@@ -365,9 +362,9 @@ std::string render_html(const HtmlInput& in) {
     std::vector<std::vector<std::string>> rows;
     for (const auto& r : in.compare) {
       std::vector<std::string> gpus;
-      for (const auto& g : saved::array(r.doc, "gpus")) gpus.push_back(str(g, "name"));
-      const std::string cpu = str(saved::object(r.doc, "cpu"), "model");
-      rows.push_back({r.label, str(r.doc, "collected_at"), cpu.empty() ? "–" : cpu,
+      for (const auto& g : r.result.gpus) gpus.push_back(g.name);
+      const std::string cpu = r.result.cpu ? r.result.cpu->facts.model : std::string();
+      rows.push_back({r.label, r.result.collected_at, cpu.empty() ? "–" : cpu,
                       gpus.empty() ? "no GPU" : fmt::format("{}", fmt::join(gpus, ", "))});
     }
     page += table({"run", "collected", "CPU", "GPUs"}, rows);

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/result.hpp"
 #include "inventory/inventory.hpp"
 
 namespace gpuscout::report {
@@ -41,5 +42,8 @@ void redact_json(nlohmann::ordered_json& doc, const PrivacyContext& ctx);
 /// memory_used_bytes still says how much is in use), the server of a network disk -> "<host>", the id in a
 /// /dev/disk/by-* device -> "<id>", then every remaining string through redact_text.
 Inventory redact_inventory(const Inventory& inventory, const PrivacyContext& ctx);
+
+/// A benchmark with every string through redact_text (through its JSON, as the inventory: no field list to forget).
+bench::BenchResult redact_bench(const bench::BenchResult& result, const PrivacyContext& ctx);
 
 }  // namespace gpuscout::report

@@ -108,3 +108,31 @@ TEST(AdviseMoney, GoalsAndOffers) {
     if ((*offers)[i - 1].kind == (*offers)[i].kind)
       EXPECT_LE((*offers)[i - 1].usd_per_hour, (*offers)[i].usd_per_hour);
 }
+
+// "1500,00EUR" was read as 150000 EUR: the separators now mean what the digits around them say (core/units).
+TEST(AdviseMoney, ReadsDecimalCommasAndThousandsCommas) {
+  auto r = rates();
+  const std::pair<const char*, double> cases[] = {{"1500,00EUR", 1500}, {"1.500,00 EUR", 1500}, {"1,500", 1500},
+                                                  {"$12,345.50", 12345.5}, {"€1500,50", 1500.5}};
+  for (const auto& [text, amount] : cases) {
+    const auto m = parse_money(text, r);
+    ASSERT_TRUE(m.has_value()) << text << ": " << m.error().message;
+    EXPECT_DOUBLE_EQ(m->amount, amount) << text;
+  }
+  for (const char* bad : {"1,5EUR", "1.500EUR", "1,50,000", "1_500"}) {
+    const auto m = parse_money(bad, r);
+    ASSERT_FALSE(m.has_value()) << bad << " read as " << m->amount;
+    EXPECT_NE(m.error().message.find(bad), std::string::npos) << m.error().message;
+  }
+}
+
+TEST(AdviseMoney, PricesFileReadsTheSameForms) {
+  auto r = rates();
+  const auto p = parse_prices("name,price,currency\n\"RTX 4090\",\"1599,00\",EUR\n", "shop.csv", r);
+  ASSERT_TRUE(p.has_value()) << p.error().message;
+  ASSERT_EQ(p->size(), 1u);
+  EXPECT_DOUBLE_EQ(p->begin()->second, to_usd({1599, "EUR"}, r).value());
+  const auto bad = parse_prices("name,price\n\"RTX 4090\",\"1,5\"\n", "shop.csv", r);
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_NE(bad.error().message.find("shop.csv:2: column 2 (price): '1,5'"), std::string::npos) << bad.error().message;
+}

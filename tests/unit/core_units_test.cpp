@@ -38,3 +38,34 @@ TEST(Units, FormatsForPeople) {
   EXPECT_EQ(units::format_count(7615616512ULL), "7.6B");
   EXPECT_EQ(units::format_rate(213.4e9, "FLOP/s"), "213 GFLOP/s");
 }
+
+// Money in any locale: what each separator means is decided by the digits around it, and a form that could be read
+// two ways is refused rather than guessed ("1500,00EUR" was once read as 150000 EUR).
+TEST(Units, ParsesAmountsInEveryUnambiguousForm) {
+  const std::pair<const char*, double> cases[] = {
+      {"1500", 1500},          {"1500.5", 1500.5},      {"0.150", 0.15},         {"1,500", 1500},
+      {"12,345.50", 12345.5},  {"1,234,567", 1234567},  {"1500,00", 1500},       {"1500,50", 1500.5},
+      {"1.500,00", 1500},      {"1.234.567,89", 1234567.89}, {"1.500.000", 1500000}, {" 900 ", 900},
+      {"-5", -5},              {"+7", 7},               {"0,99", 0.99},
+  };
+  for (const auto& [text, value] : cases) {
+    const auto r = units::parse_amount(text);
+    ASSERT_TRUE(r.has_value()) << text << ": " << r.error().message;
+    EXPECT_DOUBLE_EQ(*r, value) << text;
+  }
+}
+
+TEST(Units, RefusesAmountsThatCouldBeReadTwoWaysOrNotAtAll) {
+  for (const char* bad : {"1,5", "1,5000", "1,50,000", "15,00,00", "1.500", "2.250", "1,500,00.5", "1.50.0",
+                          "1.5.00,00", "12,34.5", ",50", "1,", "1.", ".5", "", "abc", "nan", "inf", "1e3",
+                          "1_500", "1 500", "--5", "0x10", "1500,00,00"}) {
+    const auto r = units::parse_amount(bad);
+    EXPECT_FALSE(r.has_value()) << bad << " read as " << r.value_or(0);
+    if (!r) EXPECT_NE(r.error().message.find(std::string("'") + bad + "'"), std::string::npos) << r.error().message;
+  }
+  const auto ambiguous = units::parse_amount("1.500");
+  ASSERT_FALSE(ambiguous);
+  EXPECT_NE(ambiguous.error().message.find("1500 or 1.5"), std::string::npos) << ambiguous.error().message;
+  const auto huge = units::parse_amount(std::string(400, '9'));
+  EXPECT_FALSE(huge.has_value());
+}

@@ -1,0 +1,58 @@
+#include "cli/options.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/text.hpp"
+
+namespace gpuscout::cli {
+namespace {
+
+// CLI11 runs an option's checks in the order they were added, and refuse_empty_values() adds its check last: the
+// number checks say it first so that every empty value reads the same.
+constexpr const char* kEmpty = "empty value";
+
+}  // namespace
+
+CLI::Validator whole_number(uint64_t min, uint64_t max) {
+  const std::string range = fmt::format("a whole number from {} to {}", min, max);
+  return CLI::Validator(
+      [=](std::string& value) -> std::string {
+        if (value.empty()) return kEmpty;
+        const bool digits = !value.empty() && std::all_of(value.begin(), value.end(), [](char c) {
+          return c >= '0' && c <= '9';
+        });
+        const auto n = digits ? text::parse_uint(value) : std::nullopt;
+        if (!n || *n < min || *n > max) return fmt::format("'{}' is not {}", value, range);
+        value = std::to_string(*n);  // CLI11 would read a leading zero as octal ("010" as 8)
+        return {};
+      },
+      fmt::format("{}..{}", min, max), "whole_number");
+}
+
+CLI::Validator finite_number(double min, double max, bool min_excluded) {
+  const std::string range = min_excluded ? fmt::format("a number above {} and at most {}", min, max)
+                                          : fmt::format("a number from {} to {}", min, max);
+  return CLI::Validator(
+      [=](std::string& value) -> std::string {
+        if (value.empty()) return kEmpty;
+        const auto v = text::parse_double(value);
+        if (!v || !std::isfinite(*v) || *v < min || (min_excluded && *v == min) || *v > max)
+          return fmt::format("'{}' is not {}", value, range);
+        return {};
+      },
+      fmt::format("{}{}..{}", min_excluded ? ">" : "", min, max), "finite_number");
+}
+
+void refuse_empty_values(CLI::App& app) {
+  static const CLI::Validator not_empty(
+      [](std::string& value) { return value.empty() ? std::string(kEmpty) : std::string(); }, "",
+      "not_empty");
+  for (CLI::Option* option : app.get_options())
+    if (option->get_expected_max() > 0) option->check(not_empty);
+  for (CLI::App* sub : app.get_subcommands({})) refuse_empty_values(*sub);
+}
+
+}  // namespace gpuscout::cli
