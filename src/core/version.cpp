@@ -60,4 +60,12 @@ int compare(const Version& a, const Version& b) {
   return 0;
 }
 
+bool is_compute_capability(std::string_view text) {
+  const auto digits = [](std::string_view d) {
+    return !d.empty() && d.size() <= 3 && d.find_first_not_of("0123456789") == std::string_view::npos;
+  };
+  const auto dot = text.find('.');
+  return dot != std::string_view::npos && digits(text.substr(0, dot)) && digits(text.substr(dot + 1));
+}
+
 }  // namespace gpuscout

@@ -37,4 +37,7 @@ class Version {
   std::string text_;  ///< as written ("580.95.05" keeps its leading zero)
 };
 
+/// A compute capability as CUDA, NVML and torch print it: "8.9", "12.0" (1-3 digits, a dot, 1-3 digits).
+bool is_compute_capability(std::string_view text);
+
 }  // namespace gpuscout

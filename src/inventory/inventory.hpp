@@ -39,6 +39,9 @@ struct CpuInfo {
   std::optional<double> cpu_quota;     ///< cgroup CPU quota in CPUs (a container's limit), if any
   std::optional<double> base_mhz;
   std::optional<double> max_mhz;
+  /// The highest "cpu MHz" of /proc/cpuinfo: the current clock as the OS reports it (in a VM, what the
+  /// hypervisor says); bench's clock when cpufreq gives no max_mhz.
+  std::optional<double> cpuinfo_mhz_max;
   std::vector<CpuCache> caches;
   std::vector<std::string> features;   ///< deep-learning-relevant SIMD features the OS enables
   bool hypervisor = false;             ///< the CPU reports running under a hypervisor

@@ -139,12 +139,15 @@ std::vector<Disk> probe_disks(std::vector<ProbeError>& errors) {
       space = os::filesystem_space(m.mount);
     }
     if (!space) {
-      errors.push_back(ProbeError{"disks", m.mount, space.error().message, std::nullopt});
+      errors.push_back(
+          ProbeError{"disks", text::clean_utf8(m.mount), text::clean_utf8(space.error().message), std::nullopt});
       continue;
     }
     if (space->total_bytes == 0) continue;
     if (m.fstype == "btrfs" && !seen_sizes.insert({space->total_bytes, space->available_bytes}).second) continue;
-    disks.push_back(Disk{m.mount, m.device, m.fstype, space->total_bytes, space->available_bytes});
+    // The raw mount point was measured above; what the report keeps is text ("\351" unescapes to Latin-1).
+    disks.push_back(Disk{text::clean_utf8(m.mount), text::clean_utf8(m.device), text::clean_utf8(m.fstype),
+                         space->total_bytes, space->available_bytes});
   }
   return disks;
 }

@@ -27,9 +27,9 @@ MemoryInfo parse_meminfo(std::string_view text) {
     }
     const auto n = text::parse_uint(value);
     if (!n) {
-      mem.errors.push_back(ProbeError{"memory", "/proc/meminfo",
-                                      fmt::format("{}: not a number: '{}'", key, text::trim(line.substr(colon + 1))),
-                                      std::nullopt});
+      const std::string shown = text::clean_utf8(text::trim(line.substr(colon + 1)));
+      mem.errors.push_back(
+          ProbeError{"memory", "/proc/meminfo", fmt::format("{}: not a number: '{}'", key, shown), std::nullopt});
       continue;
     }
     *target = *n * scale;

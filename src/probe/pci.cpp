@@ -122,11 +122,13 @@ std::vector<Gpu> probe_pci_gpus(std::vector<ProbeError>& errors) {
   // the names from pci.ids.
   pci_access* pacc = pci_alloc();
   bool names_ok = pacc != nullptr;
+  // libpci keeps the pointer it is given (to_be_freed = 0) and reads the file on the first lookup: the path
+  // must outlive the loop below.
+  std::string ids_path;
   if (pacc) {
     pacc->error = pci_error_handler;
     pacc->warning = pci_quiet;
     pacc->debug = pci_quiet;
-    std::string ids_path;
     for (const char* candidate : {"/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids"}) {
       if (!os::sysroot().empty() && os::exists(candidate)) {
         ids_path = os::sysroot() + candidate;
@@ -137,6 +139,7 @@ std::vector<Gpu> probe_pci_gpus(std::vector<ProbeError>& errors) {
   }
   for (const auto& address : os::list_dir("/sys/bus/pci/devices")) {
     const std::string dir = "/sys/bus/pci/devices/" + address;
+    const std::string shown_dir = text::clean_utf8(dir);  // a stray entry's name may be any bytes
     auto hex = [&](const char* file) -> std::optional<unsigned long long> {
       auto line = os::read_line(dir + "/" + file);
       if (!line) return std::nullopt;
@@ -144,7 +147,7 @@ std::vector<Gpu> probe_pci_gpus(std::vector<ProbeError>& errors) {
     };
     const auto device_class = hex("class");
     if (!device_class) {
-      errors.push_back(ProbeError{"pci", dir + "/class", "missing or not a hex number", std::nullopt});
+      errors.push_back(ProbeError{"pci", shown_dir + "/class", "missing or not a hex number", std::nullopt});
       continue;
     }
     const unsigned cls = static_cast<unsigned>(*device_class >> 8);  // 0x030000 -> 0x0300
@@ -155,13 +158,13 @@ std::vector<Gpu> probe_pci_gpus(std::vector<ProbeError>& errors) {
     const bool accelerator = cls == 0x1200 && vendor && (*vendor == 0x10de || *vendor == 0x1002);
     if (!display && !accelerator) continue;
     if (!vendor || !device || *vendor > 0xffff || *device > 0xffff || *vendor == 0xffff) {
-      errors.push_back(ProbeError{"pci", dir, "unreadable vendor or device id", std::nullopt});
+      errors.push_back(ProbeError{"pci", shown_dir, "unreadable vendor or device id", std::nullopt});
       continue;
     }
     if (is_display_only_adapter(static_cast<uint16_t>(*vendor))) continue;
 
     Gpu gpu;
-    gpu.pci_bus_id = normalize_bus_id(address);
+    gpu.pci_bus_id = normalize_bus_id(text::clean_utf8(address));
     gpu.pci_vendor_id = static_cast<uint16_t>(*vendor);
     gpu.pci_device_id = static_cast<uint16_t>(*device);
     const auto sub_vendor = hex("subsystem_vendor"), sub_device = hex("subsystem_device");
@@ -179,13 +182,14 @@ std::vector<Gpu> probe_pci_gpus(std::vector<ProbeError>& errors) {
         vn = vendor_name[0] ? vendor_name : nullptr;
         dn = device_name[0] ? device_name : nullptr;
       } else {
-        errors.push_back(ProbeError{"pci", "pci.ids", g_pci_message, std::nullopt});
+        errors.push_back(ProbeError{"pci", "pci.ids", text::clean_utf8(g_pci_message), std::nullopt});
         names_ok = false;  // libpci's state is undefined after an error: stop asking it
       }
     }
-    gpu.vendor = vendor_key(gpu.pci_vendor_id.value(), vn ? vn : "");
+    // pci.ids is a text file anyone can edit (and distributions patch): its names are cleaned to UTF-8 here.
+    gpu.vendor = text::clean_utf8(vendor_key(gpu.pci_vendor_id.value(), vn ? vn : ""));
     if (dn) {
-      gpu.pci_name = std::string(dn);
+      gpu.pci_name = text::clean_utf8(dn);
       // pci.ids writes "AD107M [GeForce RTX 4060 Max-Q / Mobile]": the bracket holds the marketing name.
       std::string_view n = *gpu.pci_name;
       const auto open = n.find('['), close = n.rfind(']');
@@ -194,11 +198,11 @@ std::vector<Gpu> probe_pci_gpus(std::vector<ProbeError>& errors) {
                      : std::string(n);
     } else {
       gpu.name = fmt::format("{} device {:04x}:{:04x} (not in this pci.ids: `update-pciids` refreshes it)",
-                             vn ? vn : "Unknown vendor", *vendor, *device);
+                             text::clean_utf8(vn ? vn : "Unknown vendor"), *vendor, *device);
     }
     if (auto link = os::read_link(dir + "/driver")) {
       const auto slash = link->rfind('/');
-      gpu.kernel_driver = slash == std::string::npos ? *link : link->substr(slash + 1);
+      gpu.kernel_driver = text::clean_utf8(slash == std::string::npos ? *link : link->substr(slash + 1));
     }
     if (auto sp = os::read_line(dir + "/current_link_speed")) gpu.pcie_gen = link_generation(*sp);
     if (auto sp = os::read_line(dir + "/max_link_speed")) gpu.pcie_gen_max = link_generation(*sp);
@@ -209,7 +213,7 @@ std::vector<Gpu> probe_pci_gpus(std::vector<ProbeError>& errors) {
       if (auto v = text::parse_int(*sp); v && *v > 0 && *v <= 32) gpu.pcie_width_max = static_cast<int>(*v);
     }
     // Intel graphics on the root bus is the processor's integrated GPU.
-    gpu.integrated = *vendor == 0x8086 && gpu.pci_bus_id->substr(5, 2) == "00";
+    gpu.integrated = *vendor == 0x8086 && gpu.pci_bus_id->size() >= 8 && gpu.pci_bus_id->compare(4, 4, ":00:") == 0;
     gpu.sources.push_back("pci");
     gpus.push_back(std::move(gpu));
   }

@@ -1,8 +1,12 @@
 // Python and PyTorch, asked (not imported): the interpreter runs a short script as a child process with an
 // argument vector and a deadline, concurrently with the other probes.
+#include <algorithm>
+
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "core/text.hpp"
+#include "core/version.hpp"
 #include "probe/sources.hpp"
 
 namespace gpuscout::probe {
@@ -50,10 +54,102 @@ except ModuleNotFoundError as e:
         out["torch_error"] = "%s: %s" % (type(e).__name__, e)
 except BaseException as e:
     out["torch_error"] = "%s: %s" % (type(e).__name__, e)
-sys.stdout.write("\nGPUSCOUT_PROBE " + json.dumps(out) + "\n")
+# Raw UTF-8, not \u escapes: a path or name that is not UTF-8 (a lone surrogate from surrogateescape) would make
+# the escaped line invalid JSON; as raw bytes gpuscout cleans it to U+FFFD and keeps the rest.
+line = json.dumps(out, ensure_ascii=False)
+try:
+    data = line.encode("utf-8", "surrogateescape")
+except UnicodeEncodeError:
+    data = line.encode("utf-8", "replace")
+sys.stdout.flush()
+sys.stdout.buffer.write(b"\nGPUSCOUT_PROBE " + data + b"\n")
+sys.stdout.buffer.flush()
 )PY";
   return script;
 }
+
+namespace {
+
+using nlohmann::json;
+
+// Every string the script reports is another program's text: cleaned here (escapes such as \u0000 or \u001b
+// survive the line's own cleaning, since JSON decodes them only now).
+std::optional<std::string> text_at(const json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_string()) return std::nullopt;
+  return text::clean_utf8(it->get_ref<const std::string&>());
+}
+
+std::optional<long long> count_at(const json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_number_integer() || it->get<long long>() < 0) return std::nullopt;
+  return it->get<long long>();
+}
+
+std::optional<bool> flag_at(const json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_boolean()) return std::nullopt;
+  return it->get<bool>();
+}
+
+std::vector<std::string> texts_at(const json& j, const char* key) {
+  std::vector<std::string> out;
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_array()) return out;
+  for (const auto& v : *it)
+    if (v.is_string()) out.push_back(text::clean_utf8(v.get_ref<const std::string&>()));
+  return out;
+}
+
+// torch.version.cuda / .hip must parse (diagnose compares them); anything else is kept as a warning.
+std::optional<std::string> version_at(const json& t, const char* key, TorchInfo& info) {
+  auto v = text_at(t, key);
+  if (v && !Version::parse(*v)) {
+    info.warnings.push_back(fmt::format("torch.version.{} is '{}', not a version", key, *v));
+    return std::nullopt;
+  }
+  return v;
+}
+
+std::optional<std::string> cudnn_version(const json& t) {
+  // 8902 -> 8.9.2 (cuDNN 8), 90100 -> 9.1.0 (cuDNN 9 encodes major*10000 + minor*100 + patch).
+  const auto v = count_at(t, "cudnn");
+  if (!v || *v <= 0) return std::nullopt;
+  if (*v >= 10000) return fmt::format("{}.{}.{}", *v / 10000, (*v / 100) % 100, *v % 100);
+  return fmt::format("{}.{}.{}", *v / 1000, (*v / 100) % 10, *v % 100);
+}
+
+TorchDevice torch_device(const json& d) {
+  TorchDevice dev;
+  dev.index = static_cast<int>(std::min<long long>(count_at(d, "index").value_or(0), 1 << 20));
+  dev.name = text_at(d, "name").value_or("");
+  // "%d.%d" in the script; checked anyway, since --from refuses any other form.
+  if (auto cc = text_at(d, "capability"); cc && is_compute_capability(*cc)) dev.capability = cc;
+  if (auto bytes = count_at(d, "total_memory_bytes")) dev.total_memory_bytes = static_cast<uint64_t>(*bytes);
+  if (auto sms = count_at(d, "multi_processor_count"); sms && *sms <= 1 << 20)
+    dev.multi_processor_count = static_cast<int>(*sms);
+  return dev;
+}
+
+TorchInfo torch_info(const json& t) {
+  TorchInfo info;
+  info.version = text_at(t, "version").value_or("unknown");
+  info.cuda = version_at(t, "cuda", info);
+  info.hip = version_at(t, "hip", info);
+  info.cuda_available = flag_at(t, "cuda_available").value_or(false);
+  info.device_count = static_cast<int>(std::min<long long>(count_at(t, "device_count").value_or(0), 1 << 20));
+  info.arch_list = texts_at(t, "arch_list");
+  info.cudnn_version = cudnn_version(t);
+  info.mps_available = flag_at(t, "mps_available");
+  info.xpu_available = flag_at(t, "xpu_available");
+  if (const auto devices = t.find("devices"); devices != t.end() && devices->is_array())
+    for (const auto& d : *devices)
+      if (d.is_object()) info.devices.push_back(torch_device(d));
+  for (auto& w : texts_at(t, "warnings")) info.warnings.push_back(std::move(w));
+  return info;
+}
+
+}  // namespace
 
 void parse_python_probe_output(std::string_view output, PythonInfo& python, std::optional<TorchInfo>& torch) {
   const auto pos = output.rfind("GPUSCOUT_PROBE ");
@@ -63,62 +159,31 @@ void parse_python_probe_output(std::string_view output, PythonInfo& python, std:
   }
   auto line = output.substr(pos + 15);
   line = line.substr(0, line.find('\n'));
-  nlohmann::json doc;
+  json doc;
   try {
-    doc = nlohmann::json::parse(line);
-  } catch (const nlohmann::json::exception& e) {
-    python.error = ProbeError{"python", "probe script", std::string("unreadable result: ") + e.what(), std::nullopt};
+    // Cleaned first: a non-UTF-8 byte in one path or name must not lose the whole result.
+    doc = json::parse(text::clean_utf8(line));
+  } catch (const json::exception& e) {
+    python.error = ProbeError{"python", "probe script", text::clean_utf8(std::string("unreadable result: ") + e.what()),
+                              std::nullopt};
     return;
   }
-  try {
-    if (doc.contains("python") && doc["python"].is_string()) python.version = doc["python"].get<std::string>();
-    if (doc.contains("executable") && doc["executable"].is_string())
-      python.executable = doc["executable"].get<std::string>();
-    if (doc.contains("torch_error")) {
-      python.torch_installed = true;  // it is there but does not import: a broken install
-      python.error = ProbeError{"python", "import torch", doc["torch_error"].get<std::string>(), std::nullopt};
-      return;
-    }
-    if (!doc.contains("torch") || doc["torch"].is_null()) return;
-    const auto& t = doc["torch"];
-    TorchInfo info;
-    python.torch_installed = true;
-    info.version = t.value("version", "unknown");
-    if (t.contains("cuda") && t["cuda"].is_string()) info.cuda = t["cuda"].get<std::string>();
-    if (t.contains("hip") && t["hip"].is_string()) info.hip = t["hip"].get<std::string>();
-    info.cuda_available = t.value("cuda_available", false);
-    info.device_count = t.value("device_count", 0);
-    if (t.contains("arch_list") && t["arch_list"].is_array())
-      for (const auto& a : t["arch_list"])
-        if (a.is_string()) info.arch_list.push_back(a.get<std::string>());
-    if (t.contains("cudnn") && t["cudnn"].is_number_integer()) {
-      // 8902 -> 8.9.2 (cuDNN 8), 90100 -> 9.1.0 (cuDNN 9 encodes major*10000 + minor*100 + patch).
-      const long long v = t["cudnn"].get<long long>();
-      if (v >= 10000) info.cudnn_version = std::to_string(v / 10000) + "." + std::to_string((v / 100) % 100) + "." + std::to_string(v % 100);
-      else info.cudnn_version = std::to_string(v / 1000) + "." + std::to_string((v / 100) % 10) + "." + std::to_string(v % 100);
-    }
-    if (t.contains("mps_available") && t["mps_available"].is_boolean()) info.mps_available = t["mps_available"].get<bool>();
-    if (t.contains("xpu_available") && t["xpu_available"].is_boolean()) info.xpu_available = t["xpu_available"].get<bool>();
-    if (t.contains("devices") && t["devices"].is_array()) {
-      for (const auto& d : t["devices"]) {
-        TorchDevice dev;
-        dev.index = d.value("index", 0);
-        dev.name = d.value("name", "");
-        if (d.contains("capability") && d["capability"].is_string()) dev.capability = d["capability"].get<std::string>();
-        if (d.contains("total_memory_bytes") && d["total_memory_bytes"].is_number_integer())
-          dev.total_memory_bytes = d["total_memory_bytes"].get<uint64_t>();
-        if (d.contains("multi_processor_count") && d["multi_processor_count"].is_number_integer())
-          dev.multi_processor_count = d["multi_processor_count"].get<int>();
-        info.devices.push_back(std::move(dev));
-      }
-    }
-    if (t.contains("warnings") && t["warnings"].is_array())
-      for (const auto& w : t["warnings"])
-        if (w.is_string()) info.warnings.push_back(w.get<std::string>());
-    torch = std::move(info);
-  } catch (const nlohmann::json::exception& e) {
-    python.error = ProbeError{"python", "probe script", std::string("unexpected result: ") + e.what(), std::nullopt};
+  if (!doc.is_object()) {
+    python.error = ProbeError{"python", "probe script", "unreadable result: not a JSON object", std::nullopt};
+    return;
   }
+  python.version = text_at(doc, "python");
+  python.executable = text_at(doc, "executable");
+  if (doc.contains("torch_error")) {
+    python.torch_installed = true;  // it is there but does not import: a broken install
+    python.error = ProbeError{"python", "import torch", text_at(doc, "torch_error").value_or("import failed"),
+                              std::nullopt};
+    return;
+  }
+  const auto t = doc.find("torch");
+  if (t == doc.end() || !t->is_object()) return;
+  python.torch_installed = true;
+  torch = torch_info(*t);
 }
 
 }  // namespace gpuscout::probe

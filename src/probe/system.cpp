@@ -8,10 +8,13 @@
 namespace gpuscout::probe {
 namespace {
 
+// Firmware strings: vendors write Latin-1 and padding bytes here, so they are cleaned to UTF-8 on entry.
 std::optional<std::string> dmi(const char* field) {
   auto v = os::read_line(std::string("/sys/class/dmi/id/") + field);
-  if (!v || v->empty()) return std::nullopt;
-  return *v;
+  if (!v) return std::nullopt;
+  std::string clean = text::clean_utf8(*v);
+  if (clean.empty()) return std::nullopt;
+  return clean;
 }
 
 }  // namespace
@@ -44,7 +47,7 @@ std::vector<std::pair<std::string, std::string>> parse_os_release(std::string_vi
     } else {
       unquoted = std::string(value);
     }
-    out.emplace_back(std::move(key), std::move(unquoted));
+    out.emplace_back(text::clean_utf8(key), text::clean_utf8(unquoted));
   }
   return out;
 }
@@ -62,7 +65,7 @@ OsInfo probe_os(bool cpu_hypervisor_flag) {
   } else {
     info.errors.push_back(ProbeError{"os", "/etc/os-release", release.error().message, std::nullopt});
   }
-  if (auto k = os::read_line("/proc/sys/kernel/osrelease")) info.kernel = *k;
+  if (auto k = os::read_line("/proc/sys/kernel/osrelease")) info.kernel = text::clean_utf8(*k);
   const std::string version = os::read_line("/proc/version").value_or("");
   info.wsl = (info.kernel && text::contains_icase(*info.kernel, "microsoft")) ||
              text::contains_icase(version, "microsoft") || os::exists("/proc/sys/fs/binfmt_misc/WSLInterop");

@@ -2,6 +2,7 @@
 // (version.json, cudnn_version.h), so no compiler is started on the common path.
 #include <cstdlib>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "core/text.hpp"
@@ -20,7 +21,28 @@ std::optional<std::string> parse_nvcc_version(std::string_view text) {
   const auto end = rest.find_first_of(" \n\r");
   rest = rest.substr(0, end);
   if (!Version::parse(rest)) return std::nullopt;
-  return std::string(rest);
+  return text::clean_utf8(rest);
+}
+
+Result<std::string> parse_toolkit_version_json(std::string_view text) {
+  // {"cuda": {"name": "CUDA SDK", "version": "13.0.1"}, "cuda_nvcc": {"name": ..., "version": "13.0.88"}, ...}
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    return fail(text::clean_utf8(std::string("not valid JSON: ") + e.what()));  // e.what() quotes the bad bytes
+  }
+  for (const char* component : {"cuda_nvcc", "cuda"}) {
+    const auto c = doc.is_object() ? doc.find(component) : doc.end();
+    if (c == doc.end() || !c->is_object()) continue;
+    const auto v = c->find("version");
+    if (v == c->end()) continue;
+    if (!v->is_string() || !Version::parse(v->get_ref<const std::string&>()))
+      return fail(text::clean_utf8(fmt::format("{}.version is {}, not a version like 13.0.88", component,
+                                               v->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))));
+    return text::clean_utf8(v->get_ref<const std::string&>());
+  }
+  return fail("no cuda_nvcc.version or cuda.version");
 }
 
 std::optional<std::string> parse_cudnn_header(std::string_view text) {
@@ -52,15 +74,12 @@ ToolkitInfo probe_toolkit() {
   for (const auto& root : roots) {
     if (!info.nvcc_version) {
       if (auto vj = os::read_file(root + "/version.json", 1 << 20)) {
-        try {
-          auto doc = nlohmann::json::parse(*vj);
-          if (doc.contains("cuda_nvcc") && doc["cuda_nvcc"].contains("version"))
-            info.nvcc_version = doc["cuda_nvcc"]["version"].get<std::string>();
-          else if (doc.contains("cuda") && doc["cuda"].contains("version"))
-            info.nvcc_version = doc["cuda"]["version"].get<std::string>();
-          if (info.nvcc_version && os::exists(root + "/bin/nvcc")) info.nvcc_path = root + "/bin/nvcc";
-        } catch (const nlohmann::json::exception& e) {
-          info.errors.push_back(ProbeError{"toolkit", root + "/version.json", e.what(), std::nullopt});
+        if (auto v = parse_toolkit_version_json(*vj)) {
+          info.nvcc_version = *v;
+          if (os::exists(root + "/bin/nvcc")) info.nvcc_path = text::clean_utf8(root + "/bin/nvcc");
+        } else {
+          info.errors.push_back(ProbeError{"toolkit", text::clean_utf8(root + "/version.json"), v.error().message,
+                                           std::nullopt});
         }
       }
     }
@@ -69,14 +88,14 @@ ToolkitInfo probe_toolkit() {
     auto r = os::run({*nvcc, "--version"}, std::chrono::seconds(5));
     if (r && r->exit_code == 0) {
       info.nvcc_version = parse_nvcc_version(r->out);
-      info.nvcc_path = *nvcc;
+      info.nvcc_path = text::clean_utf8(*nvcc);
     } else {
-      info.errors.push_back(ProbeError{"toolkit", *nvcc + " --version",
-                                       r ? (r->timed_out ? "timed out" : "failed: " + r->err) : r.error().message,
-                                       std::nullopt});
+      info.errors.push_back(ProbeError{
+          "toolkit", text::clean_utf8(*nvcc + " --version"),
+          text::clean_utf8(r ? (r->timed_out ? "timed out" : "failed: " + r->err) : r.error().message), std::nullopt});
     }
   } else if (nvcc && !info.nvcc_path) {
-    info.nvcc_path = *nvcc;
+    info.nvcc_path = text::clean_utf8(*nvcc);
   }
   std::vector<std::string> include_dirs = {"/usr/include", "/usr/include/x86_64-linux-gnu",
                                            "/usr/include/aarch64-linux-gnu"};
@@ -86,7 +105,7 @@ ToolkitInfo probe_toolkit() {
       if (auto h = os::read_file(dir + header, 1 << 20)) {
         if (auto v = parse_cudnn_header(*h)) {
           info.cudnn_version = v;
-          info.cudnn_path = dir + header;
+          info.cudnn_path = text::clean_utf8(dir + header);
           return info;
         }
       }

@@ -1,7 +1,10 @@
-// Every recorded machine in tests/fakes/sysroots against its expected.json (see the README there).
+// Every recorded machine in tests/fakes/sysroots against its expected.json (see the README there), and its whole
+// `info --json` against the golden expected-info.json beside it (GPUSCOUT_UPDATE_GOLDEN=1 rewrites those).
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 
 #include <gtest/gtest.h>
 
@@ -109,6 +112,148 @@ INSTANTIATE_TEST_SUITE_P(Recorded, Sysroot, ::testing::ValuesIn(sysroots()),
                              if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
                            return n;
                          });
+
+// --- Golden outputs: the whole `info --json` of each recorded machine ------------------------------------------
+
+namespace {
+
+// The fake driver scenario each machine's golden run uses ("" = no driver library, as in the checks above): the
+// recorded NVIDIA machines get their own GPU, and no-gpu-vm gets the scenario whose NVML calls fail, so that the
+// per-GPU error records are in a golden file too. Python is never run (--no-python), so the output depends only
+// on the files here.
+const std::map<std::string, std::string> kGoldenScenario = {
+    {"laptop-intel-nvidia", "laptop-4060"},
+    {"colab-t4", "colab-t4"},
+    {"no-gpu-vm", "nvml-errors"},
+};
+
+void replace_all(std::string& s, const std::string& from, const std::string& to) {
+  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+}
+
+// What changes from run to run or from checkout to checkout: the time, the version, the host, the build folder.
+json without_volatile_fields(json doc) {
+  for (const char* key : {"collected_at", "gpuscout_version", "hostname", "probe_ms"})
+    if (doc.contains(key) && !doc[key].is_null()) doc[key] = doc[key].is_number() ? json(0) : json("(varies)");
+  std::string text = doc.dump(2);
+  replace_all(text, GPUSCOUT_FAKE_OLD_LIB_DIR, "<fake-lib-old>");  // before its prefix, the new driver's folder
+  replace_all(text, GPUSCOUT_FAKE_LIB_DIR, "<fake-lib>");
+  replace_all(text, GPUSCOUT_SYSROOTS_DIR, "<sysroots>");
+  replace_all(text, GPUSCOUT_BINARY_DIR, "<build>");
+  replace_all(text, GPUSCOUT_SOURCE_DIR, "<source>");
+  return json::parse(text);
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Each difference as JSON Patch names it (the JSON pointer), with both values: readable in a test log.
+std::string describe_differences(const json& want, const json& got) {
+  std::string out;
+  int shown = 0;
+  for (const auto& op : json::diff(want, got)) {
+    if (++shown > 20) {
+      out += "  ...\n";
+      break;
+    }
+    const std::string pointer = op["path"].get<std::string>();
+    const json::json_pointer ptr(pointer);
+    const std::string expected = want.contains(ptr) ? want.at(ptr).dump() : "(absent)";
+    const std::string actual = got.contains(ptr) ? got.at(ptr).dump() : "(absent)";
+    out += "  " + pointer + ": expected " + expected + ", got " + actual + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_P(Sysroot, WholeOutputMatchesGoldenFile) {
+  const std::string name = GetParam();
+  const auto scenario = kGoldenScenario.find(name);
+  auto env = e2e::merge({e2e::sysroot_env(name), {{"GPUSCOUT_PYTHON", "/nonexistent/python3"}}});
+  if (scenario != kGoldenScenario.end()) env = e2e::merge({env, e2e::fake_driver_env(scenario->second)});
+  const auto run = e2e::run_gpuscout({"info", "--json", "--no-python"}, env);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json got = without_volatile_fields(run.json());
+  const std::string golden = std::string(GPUSCOUT_SYSROOTS_DIR) + "/" + name + "/expected-info.json";
+  const char* update = std::getenv("GPUSCOUT_UPDATE_GOLDEN");
+  if (update && std::string(update) == "1") {
+    std::ofstream(golden, std::ios::binary | std::ios::trunc) << got.dump(2) << "\n";
+    std::cout << "[ golden ] wrote " << golden << "\n";
+    return;
+  }
+  ASSERT_TRUE(std::filesystem::exists(golden))
+      << golden << " is missing: run `GPUSCOUT_UPDATE_GOLDEN=1 ctest -R sysroot` and review the new file";
+  const json want = json::parse(read_text(golden));
+  EXPECT_TRUE(got == want) << name << ": `info --json` differs from " << golden << "\n"
+                           << describe_differences(want, got)
+                           << "If the change is intended, run `GPUSCOUT_UPDATE_GOLDEN=1 ctest -R sysroot` and review "
+                              "the diff of the golden files.";
+}
+
+// --- Text that is not UTF-8 -------------------------------------------------------------------------------------
+
+namespace {
+
+void write_file(const std::filesystem::path& path, const std::string& text) {
+  std::filesystem::create_directories(path.parent_path());
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+}
+
+// A copy of a recorded machine whose firmware, CPU, OS, mount and pci.ids strings carry Latin-1 bytes (0xE9, "é"
+// in Latin-1) and a control character, as real DMI tables and hand-edited files do.
+std::string latin1_sysroot() {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::path(e2e::temp_dir()) / "latin1";
+  fs::copy(fs::path(GPUSCOUT_SYSROOTS_DIR) / "laptop-intel-nvidia", root,
+           fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  write_file(root / "sys/class/dmi/id/product_name", "Caf\xE9 Laptop\x01\n");
+  write_file(root / "sys/class/dmi/id/sys_vendor", "Soci\xE9t\xE9\n");
+  std::string cpuinfo = read_text((root / "proc/cpuinfo").string());
+  replace_all(cpuinfo, "i7-13700H", "i7-13700H Caf\xE9");
+  write_file(root / "proc/cpuinfo", cpuinfo);
+  std::string release = read_text((root / "etc/os-release").string());
+  replace_all(release, "PRETTY_NAME=\"Ubuntu 24.04.3 LTS\"", "PRETTY_NAME=\"Ubuntu 24.04.3 LTS \xE9\xE9\"");
+  write_file(root / "etc/os-release", release);
+  std::ofstream(root / "proc/self/mounts", std::ios::app) << "/dev/sda1 /media/Caf\\351 ext4 rw,relatime 0 0\n";
+  // The fake statvfs matches the unescaped mount point: the raw byte, as the probe measures it.
+  std::ofstream(root / "statvfs.txt", std::ios::app) << "/media/Caf\xE9 1000000000 500000000 400000000\n";
+  write_file(root / "usr/share/misc/pci.ids", "10de  NVIDIA Corporation\n\t28e0  AD107M [GeForce RTX 4060 Caf\xE9]\n");
+  return root.string();
+}
+
+const std::string kFffd = "\xEF\xBF\xBD";
+
+}  // namespace
+
+TEST(NonUtf8, ProbedStringsComeOutAsValidUtf8) {
+  const std::string root = latin1_sysroot();
+  for (const char* command : {"info", "doctor"}) {
+    const auto run = e2e::run_gpuscout({command, "--json", "--no-python"},
+                                       {{"GPUSCOUT_SYSROOT", root}, {"GPUSCOUT_PYTHON", "/nonexistent/python3"}});
+    ASSERT_EQ(run.exit_code, 0) << command << ": " << run.err;
+    const json doc = run.json();  // nlohmann's parser rejects invalid UTF-8: parsing is the check
+    ASSERT_TRUE(doc.is_object()) << command;
+    EXPECT_EQ(doc["platform"]["product_name"], "Caf" + kFffd + " Laptop") << command;
+    EXPECT_EQ(doc["platform"]["system_vendor"], "Soci" + kFffd + "t" + kFffd) << command;
+    EXPECT_EQ(doc["os"]["pretty_name"], "Ubuntu 24.04.3 LTS " + kFffd + kFffd) << command;
+    EXPECT_EQ(doc["cpu"]["model"], "13th Gen Intel(R) Core(TM) i7-13700H Caf" + kFffd) << command;
+    bool mount_seen = false;
+    for (const auto& d : doc["disks"]) mount_seen = mount_seen || d["mount"] == "/media/Caf" + kFffd;
+    EXPECT_TRUE(mount_seen) << command << ": " << doc["disks"].dump();
+    bool gpu_seen = false;
+    for (const auto& g : doc["gpus"]) gpu_seen = gpu_seen || g["name"] == "GeForce RTX 4060 Caf" + kFffd;
+    EXPECT_TRUE(gpu_seen) << command << ": " << doc["gpus"].dump();
+  }
+  const auto text = e2e::run_gpuscout({"doctor", "--no-python"},
+                                      {{"GPUSCOUT_SYSROOT", root}, {"GPUSCOUT_PYTHON", "/nonexistent/python3"}});
+  EXPECT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("Caf" + kFffd), std::string::npos) << text.out;
+}
 
 TEST(RealMachine, ThisMachineProbesWithoutErrorsOrCrash) {
   const auto run = e2e::run_gpuscout({"doctor", "--json", "--no-python"});
