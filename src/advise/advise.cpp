@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "catalog/gpu_match.hpp"
 #include "core/data_files.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"
@@ -29,12 +30,6 @@ std::string known_currencies(const ExchangeRates& rates) {
   std::vector<std::string> names;
   for (const auto& [k, v] : rates.units_per_usd) names.push_back(k);
   return text::join(names, ", ");
-}
-
-std::string suggest(std::string_view name) {
-  auto close = catalog::closest_gpu_names(name);
-  if (close.empty()) return "";
-  return fmt::format(" (did you mean: {}?)", text::join(close, ", "));
 }
 
 std::string gib(uint64_t bytes) { return units::format_bytes(bytes); }
@@ -115,10 +110,11 @@ Result<std::map<std::string, double>> parse_prices(std::string_view text, const 
   std::map<std::string, double> out;
   for (const auto& row : t->rows()) {
     const auto gpu_name = text::trim(t->cell(row, "name"));
-    const auto* g = catalog::find_gpu_by_name(gpu_name);
+    const auto match = catalog::match_gpu({.name = gpu_name});
+    const auto* g = match ? match->spec : nullptr;
     if (!g)
       return fail(fmt::format("{}:{}: column {} (name): unknown GPU '{}'{}", source, row.line, name_col, gpu_name,
-                              suggest(gpu_name)));
+                              catalog::did_you_mean(gpu_name)));
     // A shop's price list is typed by people too: the same forms as --budget ("1,599.00", "1599,00").
     auto price = units::parse_amount(t->cell(row, "price"));
     if (!price || *price <= 0)
@@ -360,7 +356,8 @@ Advice advise(const Request& req, const std::vector<catalog::GpuSpec>& gpus, con
     const auto& top = a.recommendations.front();
     const Offer* best = nullptr;
     for (const auto& o : paid) {
-      const auto* og = catalog::find_gpu_by_name(o.gpu);
+      const auto om = catalog::match_gpu({.name = o.gpu});
+      const auto* og = om ? om->spec : nullptr;
       if (!og || !og->memory_bytes || *og->memory_bytes < *top.gpu->memory_bytes) continue;
       auto m = goal_metric(*og, req.goal);
       if (!m || *m < top.metric * 0.9) continue;
@@ -408,7 +405,10 @@ Advice advise(const Request& req, const std::vector<catalog::GpuSpec>& gpus, con
       if (g.memory_total_bytes) discrete.push_back(&g);
     if (!laptop && !notebook && !discrete.empty() && !a.recommendations.empty()) {
       const auto* have = discrete.front();
-      const auto* spec = have->catalog_name ? catalog::find_gpu_by_name(*have->catalog_name) : nullptr;
+      // A saved inventory may predate this catalogue: match the card itself, its recorded row name as a hint.
+      const auto hm = catalog::match_gpu({have->catalog_name.value_or(have->name), have->pci_vendor_id,
+                                          have->pci_device_id, have->memory_total_bytes});
+      const auto* spec = hm && !hm->mig_profile ? hm->spec : nullptr;
       const auto& top = a.recommendations.front();
       auto have_metric = spec ? goal_metric(*spec, req.goal) : std::nullopt;
       if (spec && spec->name == top.gpu->name)

@@ -9,7 +9,6 @@
 
 #include "bench/gpu_plugin.hpp"
 #include "bench/nvml_sampler.hpp"
-#include "core/data_files.hpp"
 #include "core/text.hpp"
 #include "os/library.hpp"
 
@@ -17,24 +16,6 @@ namespace gpuscout::bench {
 namespace {
 
 int should_stop_callback() { return stop_requested() ? 1 : 0; }
-
-std::string normalize(std::string_view s) {
-  std::string out;
-  for (char c : text::to_lower(text::trim(s))) {
-    if (c == '-' || c == '_') c = ' ';
-    if (c == ' ' && (out.empty() || out.back() == ' ')) continue;
-    out.push_back(c);
-  }
-  while (!out.empty() && out.back() == ' ') out.pop_back();
-  if (out.rfind("nvidia ", 0) == 0) out.erase(0, 7);
-  return out;
-}
-
-std::optional<double> cell_double(const csv::Table& t, const csv::Row& r, std::string_view col) {
-  auto v = text::parse_double(text::trim(t.cell(r, col)));
-  if (!v || *v <= 0) return std::nullopt;
-  return v;
-}
 
 Measurement from_samples(double first_call_s, int n_samples, const double* samples, int warmups) {
   Measurement m;
@@ -52,49 +33,17 @@ std::string cuda_version(int v) { return v > 0 ? fmt::format("{}.{}", v / 1000, 
 
 }  // namespace
 
-std::optional<GpuSpec> find_gpu_spec(std::string_view device_name) {
-  auto table = core::load_table("gpus.csv");
-  if (!table) return std::nullopt;
-  const std::string want = normalize(device_name);
-  const csv::Row* best = nullptr;
-  size_t best_len = 0;
-  bool exact = false;
-  for (const auto& row : table->rows()) {
-    std::vector<std::string> names{normalize(table->cell(row, "name"))};
-    for (auto alias : text::split(table->cell(row, "aliases"), ';'))
-      if (!text::trim(alias).empty()) names.push_back(normalize(alias));
-    for (const auto& n : names) {
-      if (n.empty()) continue;
-      if (n == want && !exact) {
-        best = &row;
-        exact = true;
-      } else if (!exact && n.size() > best_len && want.find(n) != std::string::npos) {
-        best = &row;
-        best_len = n.size();
-      }
-    }
-  }
-  if (!best) return std::nullopt;
-  GpuSpec s;
-  s.name = std::string(table->cell(*best, "name"));
-  s.fp32_tflops = cell_double(*table, *best, "fp32_tflops");
-  s.fp16_tflops = cell_double(*table, *best, "fp16_tensor_tflops_dense");
-  s.bf16_tflops = cell_double(*table, *best, "bf16_tensor_tflops_dense");
-  s.fp8_tflops = cell_double(*table, *best, "fp8_tensor_tflops_dense");
-  s.bandwidth_gbs = cell_double(*table, *best, "memory_bandwidth_gbs");
-  if (auto v = cell_double(*table, *best, "sms")) s.sms = static_cast<int>(*v);
-  if (auto v = cell_double(*table, *best, "boost_clock_mhz")) s.boost_clock_mhz = static_cast<int>(*v);
-  s.source = std::string(table->cell(*best, "source"));
-  return s;
-}
-
-std::optional<double> datasheet_tflops(const GpuSpec& spec, Dtype d) {
+std::optional<double> datasheet_tflops(const catalog::GpuSpec& spec, Dtype d) {
+  auto positive = [](std::optional<double> v) { return v && *v > 0 ? v : std::nullopt; };
   switch (d) {
-    case Dtype::fp32: return spec.fp32_tflops;
-    case Dtype::tf32: return spec.bf16_tflops ? std::optional<double>(*spec.bf16_tflops / 2) : std::nullopt;
-    case Dtype::fp16: return spec.fp16_tflops;
-    case Dtype::bf16: return spec.bf16_tflops;
-    case Dtype::fp8: return spec.fp8_tflops;
+    case Dtype::fp32: return positive(spec.fp32_tflops);
+    case Dtype::tf32: {
+      const auto bf16 = positive(spec.bf16_tensor_tflops);
+      return bf16 ? std::optional<double>(*bf16 / 2) : std::nullopt;
+    }
+    case Dtype::fp16: return positive(spec.fp16_tensor_tflops);
+    case Dtype::bf16: return positive(spec.bf16_tensor_tflops);
+    case Dtype::fp8: return positive(spec.fp8_tensor_tflops);
     case Dtype::fp64: return std::nullopt;
   }
   return std::nullopt;
@@ -107,17 +56,43 @@ std::optional<double> pcie_gbs(int gen, int width) {
   return per_lane[gen] * width;
 }
 
-void interpret_gpu(GpuResult& gpu, const std::optional<GpuSpec>& spec) {
-  if (spec) {
-    gpu.catalog_name = spec->name;
-    gpu.memory_bandwidth_gbs = spec->bandwidth_gbs;
+namespace {
+
+// What the catalogue row lends this device, and the note when it lends nothing.
+void note_datasheet(GpuResult& gpu, const std::optional<catalog::GpuMatch>& match) {
+  if (!match) {
+    gpu.notes.push_back(fmt::format("'{}' is not in the GPU catalogue (data/gpus.csv): its datasheet peak is unknown, "
+                                    "so no efficiency against it is shown", gpu.name));
+    return;
   }
+  gpu.catalog_name = match->spec->name;
+  if (match->mig_profile) {
+    gpu.notes.push_back(fmt::format("this is a MIG slice{} of a {}: the datasheet peak and bandwidth are the whole "
+                                    "card's, so they are not compared; efficiency is against the slice's own SMs "
+                                    "x clock",
+                                    match->mig_profile->empty() ? "" : " (" + *match->mig_profile + ")",
+                                    match->spec->name));
+    return;
+  }
+  if (match->spec->memory_bandwidth_gbs && *match->spec->memory_bandwidth_gbs > 0)
+    gpu.memory_bandwidth_gbs = match->spec->memory_bandwidth_gbs;
+}
+
+}  // namespace
+
+void interpret_gpu(GpuResult& gpu, const std::optional<catalog::GpuMatch>& match) {
+  note_datasheet(gpu, match);
+  const catalog::GpuSpec* spec = match ? match->spec : nullptr;
+  const bool whole_card = match && !match->mig_profile;
   for (auto& g : gpu.gemm) {
     if (g.status != GPUSCOUT_OK) continue;
-    if (spec) g.peak_datasheet_tflops = datasheet_tflops(*spec, g.dtype);
-    // SMs x clock x per-SM rate, the per-SM rate taken from the datasheet row (peak / (SMs x boost clock)).
-    if (spec && g.peak_datasheet_tflops && spec->sms && spec->boost_clock_mhz && gpu.sm_count > 0) {
-      const double per_sm_clock = *g.peak_datasheet_tflops / (*spec->sms * static_cast<double>(*spec->boost_clock_mhz));
+    const auto datasheet = spec ? datasheet_tflops(*spec, g.dtype) : std::nullopt;
+    if (whole_card) g.peak_datasheet_tflops = datasheet;
+    // SMs x clock x per-SM rate, the per-SM rate taken from the datasheet row (peak / (SMs x boost clock)). This
+    // holds for a MIG slice too: sm_count is the slice's own.
+    if (datasheet && spec->sms && *spec->sms > 0 && spec->boost_clock_mhz && *spec->boost_clock_mhz > 0 &&
+        gpu.sm_count > 0) {
+      const double per_sm_clock = *datasheet / (*spec->sms * static_cast<double>(*spec->boost_clock_mhz));
       const int clock = g.sm_clock_mhz_median.value_or(gpu.clock_sm_mhz_max);
       if (clock > 0) g.peak_computed_tflops = per_sm_clock * gpu.sm_count * clock;
     }
@@ -335,7 +310,9 @@ GpuSection run_gpus(const GpuPlan& plan) {
         if (!clocks.empty()) gpu.gemm[i].sm_clock_mhz_median = static_cast<int>(summarize(clocks).median_s);
       }
     }
-    interpret_gpu(gpu, find_gpu_spec(gpu.name));
+    interpret_gpu(gpu, catalog::match_gpu({.name = gpu.name,
+                                           .memory_bytes = gpu.memory_total_bytes ? std::optional(gpu.memory_total_bytes)
+                                                                                  : std::nullopt}));
     section.gpus.push_back(std::move(gpu));
   }
   return section;

@@ -10,6 +10,7 @@
 #include "bench/dtype.hpp"
 #include "bench/harness.hpp"
 #include "bench/result.hpp"
+#include "catalog/gpu_match.hpp"
 
 namespace gpuscout::bench {
 
@@ -28,21 +29,13 @@ struct GpuSection {
 
 GpuSection run_gpus(const GpuPlan& plan);
 
-/// A data/gpus.csv row, reduced to what bench uses.
-struct GpuSpec {
-  std::string name;
-  std::optional<double> fp32_tflops, fp16_tflops, bf16_tflops, fp8_tflops, bandwidth_gbs;
-  std::optional<int> sms, boost_clock_mhz;
-  std::string source;
-};
-/// Finds the catalogue row for a CUDA device name ("NVIDIA H200"): exact name or alias first, then the
-/// longest name or alias contained in it. Reads columns tolerantly (missing columns are absent values).
-std::optional<GpuSpec> find_gpu_spec(std::string_view device_name);
 /// Dense datasheet peak for a precision (tf32 = half the bf16 rate, the NVIDIA tensor-core ratio).
-std::optional<double> datasheet_tflops(const GpuSpec& spec, Dtype d);
+std::optional<double> datasheet_tflops(const catalog::GpuSpec& spec, Dtype d);
 /// Per-direction PCIe bandwidth in GB/s for a link (gen 1..6, width lanes); nullopt when unknown. Pure.
 std::optional<double> pcie_gbs(int gen, int width);
 /// Fills efficiency, computed peaks, throttling and the PCIe verdict from the records and telemetry. Pure.
-void interpret_gpu(GpuResult& gpu, const std::optional<GpuSpec>& spec);
+/// `match` is the device's catalogue row (catalog::match_gpu); with none, or for a MIG slice, there is no
+/// datasheet peak to compare with, and a note says why.
+void interpret_gpu(GpuResult& gpu, const std::optional<catalog::GpuMatch>& match);
 
 }  // namespace gpuscout::bench

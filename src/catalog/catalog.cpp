@@ -40,27 +40,6 @@ std::optional<csv::Table> load(std::string_view name) {
   return std::move(*t);
 }
 
-std::string normalise_name(std::string_view name) {
-  std::string n = text::to_lower(text::trim(name));
-  for (const char* prefix : {"nvidia ", "amd ", "intel(r) ", "intel ", "radeon "}) {
-    if (n.starts_with(prefix) && std::string_view(prefix) != "radeon ") n = n.substr(std::string_view(prefix).size());
-  }
-  return n;
-}
-
-// Levenshtein distance for "did you mean".
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j)
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
-}
-
 }  // namespace
 
 const std::vector<GpuSpec>& gpus() {
@@ -176,67 +155,6 @@ std::string gpus_date() {
   std::string newest;
   for (const auto& g : gpus()) newest = std::max(newest, g.date);
   return newest;
-}
-
-const GpuSpec* find_gpu_by_name(std::string_view name) {
-  const std::string wanted = normalise_name(name);
-  if (wanted.empty()) return nullptr;
-  for (const auto& g : gpus()) {
-    if (normalise_name(g.name) == wanted) return &g;
-    for (const auto& a : g.aliases)
-      if (normalise_name(a) == wanted) return &g;
-  }
-  return nullptr;
-}
-
-const GpuSpec* find_gpu(std::optional<uint16_t> vendor_id, std::optional<uint16_t> device_id, std::string_view name,
-                        std::optional<uint64_t> memory_bytes) {
-  std::vector<const GpuSpec*> candidates;
-  if (vendor_id && device_id) {
-    for (const auto& g : gpus())
-      for (const auto& [v, d] : g.pci_ids)
-        if (v == *vendor_id && d == *device_id) candidates.push_back(&g);
-  }
-  if (candidates.empty() && !name.empty()) {
-    const std::string wanted = normalise_name(name);
-    for (const auto& g : gpus()) {
-      bool match = normalise_name(g.name) == wanted;
-      for (const auto& a : g.aliases) match = match || normalise_name(a) == wanted;
-      if (match) candidates.push_back(&g);
-    }
-  }
-  if (candidates.empty()) return nullptr;
-  if (candidates.size() > 1 && memory_bytes) {
-    // Several products share an id or a name: the one whose memory is nearest wins (NVML reports a little less).
-    const GpuSpec* best = candidates[0];
-    double best_gap = 1e30;
-    for (const auto* g : candidates) {
-      if (!g->memory_bytes) continue;
-      const double gap = std::abs(double(*g->memory_bytes) - double(*memory_bytes));
-      if (gap < best_gap) {
-        best_gap = gap;
-        best = g;
-      }
-    }
-    return best;
-  }
-  return candidates[0];
-}
-
-std::vector<std::string> closest_gpu_names(std::string_view name, size_t count) {
-  const std::string wanted = normalise_name(name);
-  std::vector<std::pair<size_t, std::string>> scored;
-  for (const auto& g : gpus()) {
-    size_t best = edit_distance(wanted, normalise_name(g.name));
-    for (const auto& a : g.aliases) best = std::min(best, edit_distance(wanted, normalise_name(a)));
-    // A substring match ("4090" in "GeForce RTX 4090") is as good as a near-miss.
-    if (normalise_name(g.name).find(wanted) != std::string::npos) best = std::min<size_t>(best, 1);
-    scored.emplace_back(best, g.name);
-  }
-  std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<std::string> out;
-  for (size_t i = 0; i < scored.size() && out.size() < count; ++i) out.push_back(scored[i].second);
-  return out;
 }
 
 const ComputeCapability* find_compute_capability(std::string_view cc) {

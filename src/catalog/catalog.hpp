@@ -59,14 +59,7 @@ std::vector<std::string> load_errors();
 /// The "YYYY-MM-DD" of the newest row in gpus.csv: the catalogue's date, printed with advice.
 std::string gpus_date();
 
-/// Finds a GPU by PCI ids first (exact), then by name or alias (case-insensitive, "NVIDIA "/"AMD "
-/// prefixes ignored); `memory_bytes` breaks ties between variants that share a name (RTX 3060 8/12 GB).
-const GpuSpec* find_gpu(std::optional<uint16_t> vendor_id, std::optional<uint16_t> device_id, std::string_view name,
-                        std::optional<uint64_t> memory_bytes = std::nullopt);
-/// Name lookup only (for --gpu NAME).
-const GpuSpec* find_gpu_by_name(std::string_view name);
-/// The closest names to a misspelt one, best first (for "did you mean").
-std::vector<std::string> closest_gpu_names(std::string_view name, size_t count = 3);
+/// Matching a device or a user's GPU name to a row: catalog/gpu_match.hpp (match_gpu), the one matcher.
 
 /// "8.9" -> Ada Lovelace; nullopt when unknown.
 const ComputeCapability* find_compute_capability(std::string_view cc);

@@ -11,11 +11,11 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/gpu_option.hpp"
 #include "cli/usage.hpp"
 #include "cli/inventory_source.hpp"
 #include "cli/options.hpp"
 #include "cli/output.hpp"
-#include "core/data_files.hpp"
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"
@@ -63,28 +63,17 @@ uint64_t parse_context(const std::string& s) {
 }
 
 std::vector<plan::GpuCapacity> gpus_from_catalogue(const std::string& name) {
-  const auto table = usage(core::load_table("gpus.csv"));
-  const std::string want = text::to_lower(text::trim(name));
-  std::vector<std::string> names;
-  for (const auto& row : table.rows()) {
-    std::vector<std::string> labels = {std::string(table.cell(row, "name"))};
-    for (auto a : text::split(table.cell(row, "aliases"), ';'))
-      if (!text::trim(a).empty()) labels.emplace_back(text::trim(a));
-    names.push_back(labels.front());
-    for (const auto& l : labels) {
-      if (text::to_lower(l) != want) continue;
-      const auto bytes = text::parse_uint(table.cell(row, "memory_bytes"));
-      if (!bytes || *bytes == 0)
-        throw UsageError(fmt::format("{} has no memory size in {}", labels.front(), table.source()));
-      return {{labels.front(), *bytes, "catalogue"}};
-    }
+  const auto m = catalog_gpu(name, "; or give its memory: --vram 24G");
+  if (m.mig_profile) {
+    // A MIG slice holds only its own share of the card's memory: its profile says how much.
+    if (!m.mig_memory_bytes)
+      throw UsageError(fmt::format("--gpu '{}' is a MIG slice of {} whose size is not named (like 1g.10gb): give "
+                                   "its memory with --vram", name, m.spec->name));
+    return {{fmt::format("{} MIG {}", m.spec->name, *m.mig_profile), *m.mig_memory_bytes, "catalogue"}};
   }
-  std::vector<std::string> near;
-  for (const auto& n : names)
-    if (text::contains_icase(n, want) || text::contains_icase(want, n)) near.push_back(n);
-  throw UsageError(fmt::format("--gpu '{}' is not in the GPU catalogue{}", name,
-                               near.empty() ? std::string(" (give --vram 24G instead)")
-                                            : fmt::format("; did you mean: {}", text::join(near, ", "))));
+  if (!m.spec->memory_bytes || *m.spec->memory_bytes == 0)
+    throw UsageError(fmt::format("{} has no memory size in the GPU catalogue: give --vram 24G instead", m.spec->name));
+  return {{m.spec->name, *m.spec->memory_bytes, "catalogue"}};
 }
 
 std::vector<plan::GpuCapacity> gpus_from_inventory(const Inventory& inv, const std::string& label) {
@@ -201,7 +190,7 @@ void add_fit_command(CLI::App& app, GlobalOptions& global) {
   sub->add_option("--config", opts->config, "A Hugging Face config.json, or a model folder (safetensors for exact bytes)");
   sub->add_option("--params", opts->params, "A generic Llama-style model of this size (7B, 770M)");
   sub->add_option("--vram", opts->vram, "GPU memory, or a list for several cards (24G, 8G,32G)");
-  sub->add_option("--gpu", opts->gpu, "A GPU from the catalogue (RTX 4090, A100 80GB)");
+  sub->add_option("--gpu", opts->gpu, "A GPU by name, as nvidia-smi prints it or from the catalogue (RTX 4090, A100 80GB)");
   sub->add_option("--from", opts->from, "An inventory saved by `gpuscout info --json` on another machine");
   sub->add_option("--gpus", opts->gpus, "Number of GPUs (with one --vram or --gpu)")->transform(whole_number(1, 4096));
   sub->add_option("--mode", opts->mode, "infer, train, lora or qlora")->capture_default_str();

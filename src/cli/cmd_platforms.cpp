@@ -1,12 +1,11 @@
 // platforms: free tiers and paid rentals in one table, cheapest first, with limits and the steps to get a GPU.
-#include <fmt/format.h>
-
 #include "advise/advise.hpp"
+#include "catalog/gpu_match.hpp"
 #include "cli/commands.hpp"
+#include "cli/gpu_option.hpp"
 #include "cli/inventory_source.hpp"
 #include "cli/output.hpp"
 #include "core/error.hpp"
-#include "core/text.hpp"
 #include "report/platforms_render.hpp"
 
 namespace gpuscout::cli {
@@ -23,7 +22,7 @@ struct PlatformsOptions {
 void add_platforms_command(CLI::App& app, GlobalOptions& global) {
   auto* sub = app.add_subcommand("platforms", "Free and paid places to get a GPU, cheapest first, with limits and steps");
   auto o = std::make_shared<PlatformsOptions>();
-  sub->add_option("--gpu", o->gpu, "Only offers of this GPU (catalogue name or alias: T4, A100 80GB, RTX 4090)");
+  sub->add_option("--gpu", o->gpu, "Only offers of this GPU (as nvidia-smi names it, or a catalogue name: T4, A100 80GB, RTX 4090)");
   sub->add_option("--from", o->from, "Read a saved `gpuscout info --json` instead of probing this machine");
   sub->add_flag("--no-probe", o->no_probe, "Do not look at this machine");
   sub->add_flag("--json", o->json, "Print JSON");
@@ -32,13 +31,11 @@ void add_platforms_command(CLI::App& app, GlobalOptions& global) {
     if (!offers_r) throw UsageError(offers_r.error().message);
     auto offers = std::move(*offers_r);
     if (!o->gpu.empty()) {
-      const auto* want = catalog::find_gpu_by_name(o->gpu);
-      if (!want) {
-        auto close = catalog::closest_gpu_names(o->gpu);
-        throw UsageError(fmt::format("unknown GPU '{}'{}", o->gpu,
-                                     close.empty() ? "" : " (did you mean: " + text::join(close, ", ") + "?)"));
-      }
-      std::erase_if(offers, [&](const advise::Offer& x) { return catalog::find_gpu_by_name(x.gpu) != want; });
+      const auto* want = catalog_gpu(o->gpu).spec;
+      std::erase_if(offers, [&](const advise::Offer& x) {
+        const auto m = catalog::match_gpu({.name = x.gpu});
+        return !m || m->spec != want;
+      });
     }
     advise::sort_cheapest_first(offers);
     std::optional<Inventory> inv;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "catalog/catalog.hpp"
+#include "catalog/gpu_match.hpp"
 #include "probe/sources.hpp"
 
 namespace gpuscout::probe {
@@ -86,7 +87,8 @@ void join_gpus(Inventory& inv, const NvmlReport& nvml) {
   for (size_t i = 0; i < inv.gpus.size(); ++i) {
     Gpu& g = inv.gpus[i];
     g.index = static_cast<int>(i);
-    if (const auto* spec = catalog::find_gpu(g.pci_vendor_id, g.pci_device_id, g.name, g.memory_total_bytes)) {
+    if (const auto m = catalog::match_gpu({g.name, g.pci_vendor_id, g.pci_device_id, g.memory_total_bytes})) {
+      const auto* spec = m->spec;
       g.catalog_name = spec->name;
       if (!spec->architecture.empty()) g.architecture = spec->architecture;
       // Only when no driver told us: the catalogue's capability for a card whose driver is missing.

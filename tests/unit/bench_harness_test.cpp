@@ -11,6 +11,7 @@
 #include "bench/nvml_sampler.hpp"
 #include "bench/report.hpp"
 #include "bench/run.hpp"
+#include "catalog/gpu_match.hpp"
 #include "core/error.hpp"
 
 using namespace gpuscout;
@@ -170,9 +171,9 @@ TEST(BenchGpu, PcieAndThrottleHelpers) {
 }
 
 TEST(BenchGpu, InterpretSetsPeaksEfficiencyAndPcieVerdict) {
-  GpuSpec spec;
+  catalog::GpuSpec spec;
   spec.name = "GeForce RTX 4090";
-  spec.bf16_tflops = 165.15;
+  spec.bf16_tensor_tflops = 165.15;
   spec.sms = 128;
   spec.boost_clock_mhz = 2520;
   GpuResult gpu;
@@ -188,7 +189,8 @@ TEST(BenchGpu, InterpretSetsPeaksEfficiencyAndPcieVerdict) {
   gpu.telemetry.pcie_gen_max = 4;
   gpu.telemetry.pcie_width_max = 16;
   gpu.telemetry.throttle_reasons = 0x1 | 0x4;
-  interpret_gpu(gpu, spec);
+  interpret_gpu(gpu, catalog::GpuMatch{.spec = &spec});
+  EXPECT_EQ(gpu.catalog_name, "GeForce RTX 4090");
   EXPECT_NEAR(*gpu.gemm[0].efficiency, 150 / 165.15, 1e-9);
   EXPECT_NEAR(*gpu.gemm[0].peak_computed_tflops, 165.15 / 2, 1e-6);
   EXPECT_TRUE(gpu.pcie_below_max);
@@ -196,13 +198,62 @@ TEST(BenchGpu, InterpretSetsPeaksEfficiencyAndPcieVerdict) {
   EXPECT_FALSE(gpu.notes.empty());
 }
 
-TEST(BenchGpu, CatalogueLookupIsTolerant) {
-  auto h200 = find_gpu_spec("NVIDIA H200");
-  if (!h200) GTEST_SKIP() << "data/gpus.csv has no H200 row (table being written)";
-  EXPECT_TRUE(h200->bf16_tflops.has_value());
-  auto laptop = find_gpu_spec("NVIDIA GeForce RTX 4090 Laptop GPU");
-  if (laptop) EXPECT_NE(laptop->name.find("Laptop"), std::string::npos);
-  EXPECT_FALSE(find_gpu_spec("Definitely Not A GPU 9000"));
+namespace {
+
+GpuResult one_bf16_gemm(const std::string& name, int sm_count) {
+  GpuResult gpu;
+  gpu.name = name;
+  gpu.sm_count = sm_count;
+  gpu.clock_sm_mhz_max = 1980;
+  GpuGemmRecord g;
+  g.dtype = Dtype::bf16;
+  g.tflops = 600;
+  gpu.gemm.push_back(g);
+  return gpu;
+}
+
+bool has_note(const GpuResult& gpu, std::string_view words) {
+  for (const auto& n : gpu.notes)
+    if (n.find(words) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+// Bench's datasheet row comes from catalog::match_gpu, as the device names it.
+TEST(BenchGpu, DatasheetRowForTheDeviceName) {
+  auto h200 = one_bf16_gemm("NVIDIA H200", 132);
+  interpret_gpu(h200, catalog::match_gpu({.name = h200.name}));
+  EXPECT_EQ(h200.catalog_name, "H200 SXM 141GB");
+  ASSERT_TRUE(h200.gemm[0].peak_datasheet_tflops);
+  EXPECT_NEAR(*h200.gemm[0].efficiency, 600 / *h200.gemm[0].peak_datasheet_tflops, 1e-9);
+  EXPECT_TRUE(h200.memory_bandwidth_gbs);
+  // Another product whose name contains "H200" has no datasheet here: no efficiency, a note says why.
+  for (const char* other : {"NVIDIA H200 NVL", "NVIDIA GH200 480GB"}) {
+    auto gpu = one_bf16_gemm(other, 132);
+    interpret_gpu(gpu, catalog::match_gpu({.name = gpu.name}));
+    EXPECT_FALSE(gpu.catalog_name) << other;
+    EXPECT_FALSE(gpu.gemm[0].peak_datasheet_tflops) << other;
+    EXPECT_FALSE(gpu.gemm[0].efficiency) << other;
+    EXPECT_FALSE(gpu.memory_bandwidth_gbs) << other;
+    EXPECT_TRUE(has_note(gpu, "not in the GPU catalogue")) << other;
+  }
+}
+
+TEST(BenchGpu, MigSliceIsNotComparedWithTheWholeCard) {
+  auto slice = one_bf16_gemm("NVIDIA H200 MIG 1g.18gb", 16);
+  interpret_gpu(slice, catalog::match_gpu({.name = slice.name, .memory_bytes = 16ull << 30}));
+  EXPECT_EQ(slice.catalog_name, "H200 SXM 141GB");
+  EXPECT_FALSE(slice.gemm[0].peak_datasheet_tflops);
+  EXPECT_FALSE(slice.memory_bandwidth_gbs);
+  EXPECT_TRUE(has_note(slice, "MIG slice (1g.18gb)"));
+  // Its own peak: the card's per-SM rate times the slice's 16 SMs, so efficiency is against the slice.
+  ASSERT_TRUE(slice.gemm[0].peak_computed_tflops);
+  const auto* card = catalog::match_gpu({.name = "NVIDIA H200"})->spec;
+  ASSERT_TRUE(card->sms && card->boost_clock_mhz && card->bf16_tensor_tflops);
+  EXPECT_NEAR(*slice.gemm[0].peak_computed_tflops,
+              *card->bf16_tensor_tflops / *card->sms / *card->boost_clock_mhz * 16 * 1980, 1e-6);
+  EXPECT_LT(*slice.gemm[0].peak_computed_tflops, *card->bf16_tensor_tflops / 4);
 }
 
 TEST(BenchReport, SpeedupJsonAndCompare) {

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "catalog/catalog.hpp"
+#include "catalog/gpu_match.hpp"
 #include "core/csv.hpp"
 #include "core/version.hpp"
 
@@ -30,11 +31,6 @@ TEST(Tables, LoadWithoutErrorsAndAnswerKnownFacts) {
   EXPECT_EQ(catalog::min_driver_for_cuda("12.8")->str(), "570.26");
   EXPECT_EQ(catalog::newest_cuda_for_driver(*Version::parse("535.104.05")), "12.2");
   EXPECT_EQ(catalog::find_compute_capability("8.9")->architecture, "Ada Lovelace");
-  const auto* t4 = catalog::find_gpu(0x10de, 0x1eb8, "");
-  ASSERT_NE(t4, nullptr);
-  EXPECT_NE(t4->name.find("T4"), std::string::npos);
-  ASSERT_NE(catalog::find_gpu_by_name("NVIDIA GeForce RTX 4090"), nullptr);
-  EXPECT_FALSE(catalog::closest_gpu_names("RTX 409").empty());
 }
 
 TEST(Version, ComparesNumerically) {
@@ -55,4 +51,168 @@ TEST(Csv, QuotedCellsAndErrorsWithLineNumbers) {
   auto unclosed = csv::parse("a\n\"open\n", "x.csv");
   EXPECT_FALSE(unclosed.has_value());
   EXPECT_FALSE(csv::parse("", "empty.csv").has_value());
+}
+
+namespace {
+
+constexpr uint64_t GiB = 1ull << 30;
+
+// The row name match_gpu picks, or "(none)".
+std::string row_for(const catalog::GpuQuery& q) {
+  const auto m = catalog::match_gpu(q);
+  return m ? m->spec->name : "(none)";
+}
+
+}  // namespace
+
+// Every name form a driver, torch or a user writes, and the row it must reach.
+TEST(GpuMatch, NameFormsReachTheirRow) {
+  const std::vector<std::pair<const char*, const char*>> forms = {
+      {"NVIDIA GeForce RTX 4090", "GeForce RTX 4090"},  // nvidia-smi and torch.cuda.get_device_name
+      {"GeForce RTX 4090", "GeForce RTX 4090"},
+      {"RTX 4090", "GeForce RTX 4090"},
+      {"rtx-4090", "GeForce RTX 4090"},
+      {"  nvidia   geforce rtx 4090 ", "GeForce RTX 4090"},
+      {"4090", "GeForce RTX 4090"},
+      {"Tesla T4", "Tesla T4"},
+      {"NVIDIA Tesla T4", "Tesla T4"},
+      {"NVIDIA T4", "Tesla T4"},
+      {"T4", "Tesla T4"},
+      {"NVIDIA A100-SXM4-80GB", "A100 SXM4 80GB"},
+      {"NVIDIA A100-SXM4-40GB", "A100 SXM4 40GB"},
+      {"NVIDIA A100 80GB PCIe", "A100 PCIe 80GB"},
+      {"NVIDIA A100-PCIE-40GB", "A100 PCIe 40GB"},
+      {"A100 80 GB", "A100 SXM4 80GB"},
+      {"NVIDIA H100 80GB HBM3", "H100 SXM5 80GB"},
+      {"NVIDIA H100 PCIe", "H100 PCIe"},
+      {"NVIDIA H200", "H200 SXM 141GB"},
+      {"NVIDIA B200", "B200"},
+      {"NVIDIA L4", "L4"},
+      {"NVIDIA A10G", "A10G"},
+      {"NVIDIA RTX A6000", "RTX A6000"},
+      {"NVIDIA RTX 6000 Ada Generation", "RTX 6000 Ada Generation"},
+      {"Tesla V100-SXM2-16GB", "Tesla V100 SXM2 16GB"},
+      {"Tesla P100-PCIE-16GB", "Tesla P100 PCIe 16GB"},
+      {"Tesla K80", "Tesla K80"},
+      {"NVIDIA GeForce GTX 1080 Ti", "GeForce GTX 1080 Ti"},
+      {"GeForce GTX 1060 6GB", "GeForce GTX 1060 6GB"},
+      {"NVIDIA GeForce RTX 3060 Ti", "GeForce RTX 3060 Ti"},
+      {"NVIDIA GeForce RTX 4060 Laptop GPU", "GeForce RTX 4060 Laptop GPU"},
+      {"GeForce RTX 4060 Mobile", "GeForce RTX 4060 Laptop GPU"},
+      {"NVIDIA GeForce RTX 4090 Laptop GPU", "GeForce RTX 4090 Laptop GPU"},
+      {"NVIDIA GeForce RTX 5090", "GeForce RTX 5090"},
+      {"AMD Radeon RX 7900 XTX", "Radeon RX 7900 XTX"},
+      {"Radeon RX 7900 XTX", "Radeon RX 7900 XTX"},
+      {"RX 7900 XTX", "Radeon RX 7900 XTX"},
+      {"AMD Instinct MI300X", "Instinct MI300X"},
+      {"Intel(R) Arc(TM) A770 Graphics", "Arc A770 16GB"},
+      {"Intel\u00ae Arc\u2122 A770 Graphics", "Arc A770 16GB"},
+      {"Intel Arc B580", "Arc B580"},
+  };
+  for (const auto& [form, row] : forms) EXPECT_EQ(row_for({.name = form}), row) << form;
+}
+
+// Not a loose substring: a different product that contains a catalogue name matches nothing.
+TEST(GpuMatch, OtherProductsContainingANameMatchNothing) {
+  for (const char* name : {"NVIDIA H200 NVL", "H200 NVL", "NVIDIA GH200 480GB", "GH200", "NVIDIA GeForce RTX 4090 D",
+                           "NVIDIA H100 NVL", "NVIDIA GeForce RTX 3050 Ti Laptop GPU", "NVIDIA GeForce GTX 1060 3GB",
+                           "RTX 40", "A100", "NVIDIA", "GeForce", "", "   ", "MIG 1g.18gb"})
+    EXPECT_EQ(row_for({.name = name}), "(none)") << "'" << name << "'";
+}
+
+TEST(GpuMatch, MemoryTellsVariantsApartAndRulesOutAWrongRow) {
+  // Reported sizes as drivers give them, a little under the datasheet.
+  EXPECT_EQ(row_for({.name = "NVIDIA GeForce RTX 4060 Ti", .memory_bytes = 16376 * (1ull << 20)}),
+            "GeForce RTX 4060 Ti 16GB");
+  EXPECT_EQ(row_for({.name = "NVIDIA GeForce RTX 4060 Ti", .memory_bytes = 8188 * (1ull << 20)}),
+            "GeForce RTX 4060 Ti 8GB");
+  EXPECT_EQ(row_for({.name = "NVIDIA GeForce RTX 4060 Ti"}), "GeForce RTX 4060 Ti 8GB");  // the catalogue's alias
+  EXPECT_EQ(row_for({.name = "NVIDIA A100 PCIe", .memory_bytes = 40 * GiB}), "A100 PCIe 40GB");
+  EXPECT_EQ(row_for({.name = "NVIDIA A100 PCIe", .memory_bytes = 80 * GiB}), "A100 PCIe 80GB");
+  EXPECT_EQ(row_for({.name = "NVIDIA A100 PCIe"}), "(none)");  // 40 or 80 GB: cannot tell
+  EXPECT_EQ(row_for({.name = "NVIDIA GeForce RTX 3060", .memory_bytes = 12 * GiB}), "GeForce RTX 3060 12GB");
+  // The 8 GB RTX 3060 has its own bus and bandwidth; the catalogue has no row for it.
+  EXPECT_EQ(row_for({.name = "NVIDIA GeForce RTX 3060", .memory_bytes = 8 * GiB}), "(none)");
+  EXPECT_EQ(row_for({.name = "NVIDIA A100-SXM4-40GB", .memory_bytes = 80 * GiB}), "(none)");
+  EXPECT_EQ(row_for({.name = "Tesla T4", .memory_bytes = 15360 * (1ull << 20)}), "Tesla T4");  // ECC reserve
+  EXPECT_EQ(row_for({.name = "NVIDIA H200", .memory_bytes = 150754820096ull}), "H200 SXM 141GB");
+  EXPECT_EQ(row_for({.name = "Tesla T4", .memory_bytes = 0}), "Tesla T4");  // 0: unknown
+}
+
+TEST(GpuMatch, PciIdsWinAndSharedIdsNeedTheName) {
+  auto m = catalog::match_gpu({.pci_vendor_id = 0x10de, .pci_device_id = 0x1eb8});
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->spec->name, "Tesla T4");
+  EXPECT_EQ(m->by, catalog::GpuMatch::By::pci_id);
+  EXPECT_EQ(row_for({"<script>x</script> iGame RTX 4090 D", 0x10de, 0x2684, 24 * GiB}), "GeForce RTX 4090");
+  // MI250X and MI250 share 1002:740c and their memory: the name decides, and without it there is no answer.
+  EXPECT_EQ(row_for({.name = "", .pci_vendor_id = 0x1002, .pci_device_id = 0x740c}), "(none)");
+  EXPECT_EQ(row_for({"AMD Instinct MI250", 0x1002, 0x740c, 64 * GiB}), "Instinct MI250");
+  EXPECT_EQ(row_for({"NVIDIA GeForce RTX 4090", 0x10de, 0xffff, std::nullopt}), "GeForce RTX 4090");  // unknown id
+  m = catalog::match_gpu({.name = "NVIDIA GeForce RTX 4090"});  // the row's name, as nvidia-smi prints it
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->by, catalog::GpuMatch::By::name);
+  m = catalog::match_gpu({.name = "RTX 4090"});
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->by, catalog::GpuMatch::By::alias);
+}
+
+TEST(GpuMatch, MigSlicesAreFlagged) {
+  auto m = catalog::match_gpu({.name = "NVIDIA H200 MIG 1g.18gb", .memory_bytes = 16 * GiB});
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->spec->name, "H200 SXM 141GB");  // the slice's memory does not rule the card out
+  EXPECT_EQ(m->mig_profile, "1g.18gb");
+  EXPECT_EQ(m->mig_memory_bytes, 18'000'000'000ull);
+  m = catalog::match_gpu({.name = "NVIDIA A100-SXM4-40GB MIG 1g.5gb"});
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->spec->name, "A100 SXM4 40GB");
+  EXPECT_EQ(m->mig_memory_bytes, 5'000'000'000ull);
+  m = catalog::match_gpu({.name = "NVIDIA H100 80GB HBM3 MIG 1c.2g.20gb+me"});
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->spec->name, "H100 SXM5 80GB");
+  EXPECT_EQ(m->mig_profile, "1c.2g.20gb+me");
+  // nvidia-smi -L names a slice without its card: only the PCI id finds the card.
+  m = catalog::match_gpu({"MIG 1g.18gb", 0x10de, 0x2335, 17 * GiB});
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->spec->name, "H200 SXM 141GB");
+  EXPECT_TRUE(m->mig_profile);
+  m = catalog::match_gpu({.name = "NVIDIA H200 MIG"});
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->mig_profile, "");
+  EXPECT_FALSE(m->mig_memory_bytes);
+  EXPECT_FALSE(catalog::match_gpu({.name = "NVIDIA H200 NVL MIG 1g.18gb"}));
+  EXPECT_FALSE(catalog::match_gpu({.name = "NVIDIA GeForce RTX 4090"})->mig_profile);
+}
+
+// Each name and alias in gpus.csv reaches its own row, with and without its memory: no two rows collide
+// under the matcher's rules.
+TEST(GpuMatch, EveryCatalogueLabelReachesItsRow) {
+  for (const auto& g : catalog::gpus()) {
+    std::vector<std::string> labels = g.aliases;
+    labels.push_back(g.name);
+    for (const auto& l : labels) {
+      EXPECT_EQ(row_for({.name = l}), g.name) << l;
+      EXPECT_EQ(row_for({.name = l, .memory_bytes = g.memory_bytes}), g.name) << l;
+    }
+  }
+}
+
+TEST(GpuMatch, NormalisedWords) {
+  EXPECT_EQ(catalog::normalise_name("Intel(R) Arc(TM) A770 Graphics"), "arc a770");
+  EXPECT_EQ(catalog::normalise_name(" NVIDIA  GeForce RTX 4060 Laptop GPU"), "geforce rtx 4060 laptop");
+  EXPECT_EQ(catalog::normalise_name("NVIDIA A100-SXM4-80GB"), "a100 sxm4 80gb");
+  EXPECT_EQ(catalog::normalise_name("A100 80 GB"), "a100 80gb");
+  EXPECT_EQ(catalog::normalise_name("AMD Radeon RX 7900 XTX"), "radeon rx 7900 xtx");
+}
+
+TEST(GpuMatch, DidYouMean) {
+  const auto close = catalog::closest_gpu_names("RTX 409");
+  ASSERT_FALSE(close.empty());
+  EXPECT_EQ(close.front(), "GeForce RTX 4090");
+  const auto nvl = catalog::closest_gpu_names("NVIDIA H200 NVL");
+  EXPECT_NE(std::find(nvl.begin(), nvl.end(), "H200 SXM 141GB"), nvl.end());
+  EXPECT_TRUE(catalog::closest_gpu_names("Definitely Not A GPU 9000").empty());
+  EXPECT_TRUE(catalog::closest_gpu_names("").empty());
+  EXPECT_NE(catalog::did_you_mean("RTX 4909").find("did you mean: GeForce RTX 4090"), std::string::npos);
+  EXPECT_EQ(catalog::did_you_mean("Definitely Not A GPU 9000"), "");
 }
