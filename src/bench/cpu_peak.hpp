@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/cpu_info.hpp"
+#include "bench/cpu_facts.hpp"
 #include "bench/harness.hpp"
 
 namespace gpuscout::bench {

@@ -21,9 +21,15 @@ std::vector<std::string> plugin_candidates(const std::optional<std::string>& env
 /// The directory of the running executable ("" when /proc/self/exe cannot be read).
 std::string executable_dir();
 
+/// A library path from the environment (GPUSCOUT_CUDA_LIBRARY, GPUSCOUT_NVML_LIBRARY, GPUSCOUT_CUDA_PLUGIN) that
+/// exists but is not a regular file (a FIFO, a folder, a device) is an error, found before any dlopen could block on
+/// it; the message names the variable. A missing file is not an error here: it reads as "no driver" or "no plugin".
+Result<void> check_library_overrides();
+
 class CudaPlugin {
  public:
-  /// Opens `path` and checks its interface version and function table; does not touch CUDA yet.
+  /// Opens `path` (a regular file: never a FIFO that would block dlopen) and checks its interface version and
+  /// function table; does not touch CUDA yet.
   static Result<CudaPlugin> load(const std::string& path);
   CudaPlugin(CudaPlugin&&) noexcept;
   CudaPlugin& operator=(CudaPlugin&&) noexcept;

@@ -1,5 +1,7 @@
 #include "bench/harness.hpp"
 
+#include <signal.h>
+
 #include <algorithm>
 #include <chrono>
 
@@ -26,6 +28,32 @@ std::atomic<bool>& stop_flag() {
 void throw_if_stopped() {
   if (stop_requested()) throw Interrupted{};
 }
+
+namespace {
+// Plain lock-free atomics with constant initialisation: safe to touch from a signal handler.
+constinit std::atomic<int> g_stop_signal{0};
+constinit std::atomic<int> g_stop_child{0};
+static_assert(std::atomic<int>::is_always_lock_free);
+}  // namespace
+
+void request_stop(int signal) {
+  g_stop_signal.store(signal);
+  stop_flag().store(true);
+  if (const int pid = g_stop_child.load(); pid > 0) {
+    // The child leads its own process group (fork_call); the second kill covers a child that is not a leader.
+    ::kill(-pid, SIGKILL);
+    ::kill(pid, SIGKILL);
+  }
+}
+
+int stop_signal() { return g_stop_signal.load(); }
+
+void reset_stop() {
+  g_stop_signal.store(0);
+  stop_flag().store(false);
+}
+
+void set_stop_child(int pid) { g_stop_child.store(pid); }
 
 Measurement measure_self_timed(const std::function<double()>& run, const Method& method) {
   Measurement m;

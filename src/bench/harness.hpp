@@ -47,6 +47,16 @@ inline bool stop_requested() { return stop_flag().load(std::memory_order_relaxed
 struct Interrupted {};
 void throw_if_stopped();
 
+/// Async-signal-safe, for the SIGINT/SIGTERM handler: records `signal`, sets stop_flag() and kills the GPU child
+/// registered with set_stop_child() and its process group at once, so a hung driver cannot delay the exit.
+void request_stop(int signal);
+/// The signal request_stop() recorded; 0 when none.
+int stop_signal();
+/// Clears stop_flag() and stop_signal() before a run.
+void reset_stop();
+/// The child process request_stop() kills (0: none); set for the GPU child's lifetime.
+void set_stop_child(int pid);
+
 /// Fills with uniform values in [-1, 1) from a fixed seed (splitmix64): random, never zeros, reproducible.
 void fill_random(std::span<float> out, uint64_t seed);
 void fill_random(std::span<double> out, uint64_t seed);

@@ -1,5 +1,5 @@
 #pragma once
-/// Samples one GPU through NVML (dlopened by soname: $GPUSCOUT_NVML_LIBRARY or libnvidia-ml.so.1) on a
+/// Samples one GPU through NVML (vendor::nvml: libnvidia-ml.so.1 by soname, or $GPUSCOUT_NVML_LIBRARY) on a
 /// background thread while the benchmarks run: SM clock, power, temperature, throttle reasons, and the
 /// PCIe link generation and width, which are only meaningful under load (idle links drop to gen 1).
 #include <atomic>
@@ -10,6 +10,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "vendor/nvml.hpp"
 
 namespace gpuscout::bench {
 
@@ -32,7 +34,9 @@ struct LinkMax {
 };
 
 /// Throttle reason bits that mean lost performance (power cap, thermal, hardware slowdown, power brake).
-inline constexpr uint64_t kThrottleLossMask = 0x4 | 0x8 | 0x20 | 0x40 | 0x80;
+inline constexpr uint64_t kThrottleLossMask = vendor::nvml::kReasonSwPowerCap | vendor::nvml::kReasonHwSlowdown |
+                                              vendor::nvml::kReasonSwThermal | vendor::nvml::kReasonHwThermal |
+                                              vendor::nvml::kReasonHwPowerBrake;
 /// Readable names of the set bits ("sw_power_cap", "hw_thermal_slowdown", ...). Pure.
 std::vector<std::string> throttle_reason_names(uint64_t bits);
 
@@ -49,11 +53,10 @@ class NvmlSampler {
   const LinkMax& link_max() const { return link_max_; }
 
  private:
-  struct Api;
   NvmlSampler() = default;
   NvmlSample read_one(double t) const;
-  std::unique_ptr<Api> api_;
-  void* device_ = nullptr;
+  std::unique_ptr<vendor::nvml::Library> nvml_;
+  vendor::nvml::Device device_ = nullptr;
   LinkMax link_max_;
   std::atomic<int> phase_{0};
   std::atomic<bool> running_{false};

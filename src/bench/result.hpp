@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "bench/cpu_gemm.hpp"
-#include "bench/cpu_info.hpp"
+#include "bench/cpu_facts.hpp"
 #include "bench/cpu_memory.hpp"
 #include "bench/cpu_peak.hpp"
 #include "bench/harness.hpp"

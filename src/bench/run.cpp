@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <ctime>
 
 #include <fmt/format.h>
 
-#include "bench/gpu_bench.hpp"
+#include "bench/cpu_facts.hpp"
+#include "bench/gpu_child.hpp"
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"
@@ -14,18 +17,6 @@
 
 namespace gpuscout::bench {
 namespace {
-
-std::optional<uint64_t> mem_available_bytes() {
-  auto meminfo = os::read_file("/proc/meminfo");
-  if (!meminfo) return std::nullopt;
-  for (auto line : text::split(*meminfo, '\n')) {
-    if (line.rfind("MemAvailable:", 0) != 0) continue;
-    auto fields = text::split_ws(line.substr(13));
-    if (fields.empty()) return std::nullopt;
-    if (auto kb = text::parse_uint(fields[0])) return *kb * 1024;
-  }
-  return std::nullopt;
-}
 
 bool wants(const BenchOptions& o, Dtype d) {
   if (!o.dtypes) return true;
@@ -43,6 +34,16 @@ int parse_size(std::string_view text_in) {
     throw UsageError(fmt::format("--size: {} is too large: at most {} (an fp64 GEMM of that size already needs {})",
                                  *v, kMaxSize, units::format_bytes(cpu_gemm_bytes(Dtype::fp64, kMaxSize))));
   return static_cast<int>(*v);
+}
+
+std::chrono::milliseconds parse_timeout(std::string_view text_in) {
+  const auto t = text::trim(text_in);
+  const auto v = text::parse_double(t);
+  if (!v || !std::isfinite(*v))
+    throw UsageError(fmt::format("--timeout: '{}' is not a number of seconds (such as 120)", t));
+  if (*v < 0.1 || *v > 86400)
+    throw UsageError(fmt::format("--timeout: {} is out of range: give between 0.1 and 86400 seconds (a day)", t));
+  return std::chrono::milliseconds(static_cast<long long>(*v * 1000));
 }
 
 void apply_device(std::string_view device, BenchOptions& options) {
@@ -112,7 +113,149 @@ Speedup compute_speedup(const BenchResult& r) {
   return s;
 }
 
-BenchResult run_bench(const BenchOptions& o) {
+namespace {
+
+// The largest GEMM must fit in memory with room to spare: a clear error beats the OOM killer.
+void check_gemm_memory(const BenchOptions& o, const BlasInfo& blas, std::optional<uint64_t> available) {
+  if (!available) return;
+  for (Dtype d : {Dtype::fp64, Dtype::fp32, Dtype::bf16}) {
+    if (!wants(o, d) || !cpu_gemm_supports(d, blas)) continue;
+    for (int n : cpu_gemm_sizes(o, d)) {
+      if (cpu_gemm_bytes(d, n) > *available / 2)
+        throw UsageError(fmt::format("--size {}: a {} GEMM needs {}, more than half of the {} of memory available", n,
+                                     dtype_name(d), units::format_bytes(cpu_gemm_bytes(d, n)),
+                                     units::format_bytes(*available)));
+    }
+  }
+}
+
+void run_cpu_gemms(const BenchOptions& o, CpuResult& cpu, const std::function<void(std::string_view)>& progress) {
+  const Method gemm_method = o.full ? Method{2, 5, 50, 2.0} : Method{1, 3, 20, 0.4};
+  for (Dtype d : {Dtype::fp32, Dtype::fp64, Dtype::bf16}) {
+    if (!wants(o, d)) continue;
+    if (!cpu_gemm_supports(d, cpu.blas)) {
+      if (d == Dtype::bf16)
+        cpu.notes.push_back(fmt::format("bf16 GEMM skipped on the CPU: this {} has no cblas_sbgemm{}", cpu.blas.name,
+                                        cpu.facts.avx512_bf16 ? " (the CPU has AVX512-BF16)" : ""));
+      continue;
+    }
+    for (int n : cpu_gemm_sizes(o, d)) {
+      progress(fmt::format("CPU GEMM {} n={}", dtype_name(d), n));
+      CpuGemmRecord rec{run_cpu_gemm(d, n, gemm_method), std::nullopt};
+      const auto& peak = d == Dtype::fp64 ? cpu.peak_fp64 : cpu.peak_fp32;
+      if (peak && peak->all_cores_gflops > 0 && d != Dtype::bf16) rec.efficiency = rec.run.gflops / peak->all_cores_gflops;
+      if (!rec.run.ok)
+        cpu.notes.push_back(fmt::format("CPU GEMM {} n={} gave a WRONG result: relative error {:.2e} above {:.0e}",
+                                        dtype_name(d), n, rec.run.rel_error, rel_error_bound(d)));
+      cpu.gemm.push_back(std::move(rec));
+    }
+  }
+}
+
+// OpenBLAS picks kernels by CPU model: a release that does not know a newer CPU runs its AVX2 kernels
+// ("Haswell", "Zen") on an AVX-512 machine, so the fair yardstick for its GEMM is the AVX2 peak.
+void note_blas_kernels(CpuResult& cpu) {
+  if (!cpu.peak_fp32 || cpu.peak_fp32->isa != Isa::avx512f) return;
+  const std::string core = text::to_lower(cpu.blas.corename);
+  double best_gemm = 0;
+  for (const auto& g : cpu.gemm)
+    if (g.run.dtype == Dtype::fp32) best_gemm = std::max(best_gemm, g.run.gflops);
+  for (const auto& ip : cpu.peak_fp32->per_isa) {
+    if (ip.isa != Isa::avx2_fma || best_gemm <= 0 || (core != "haswell" && core != "zen" && core != "sandybridge"))
+      continue;
+    const double avx2_all = ip.single_core_gflops * cpu.threads;
+    cpu.notes.push_back(fmt::format(
+        "{} runs its {} (AVX2) kernels on this AVX-512 CPU: its best fp32 GEMM ({:.0f} GFLOP/s) is {:.0f}% of the "
+        "AVX2 FMA peak ({:.0f} GFLOP/s = one-core AVX2 peak x {} cores) and {:.0f}% of the AVX-512 peak; a BLAS "
+        "that knows this CPU (a newer OpenBLAS, or the oneDNN/MKL inside PyTorch) can use the wider units",
+        cpu.blas.name, cpu.blas.corename, best_gemm, 100 * best_gemm / avx2_all, avx2_all, cpu.threads,
+        100 * best_gemm / cpu.peak_fp32->all_cores_gflops));
+  }
+}
+
+CpuResult run_cpu(const BenchOptions& o, const Inventory& inv, const std::function<void(std::string_view)>& progress) {
+  CpuResult cpu;
+  cpu.facts = cpu_facts(inv.cpu);
+  cpu.threads = cpu.facts.physical_cores;
+  cpu.blas = blas_info();
+  if (!set_blas_threads(cpu.threads))
+    cpu.notes.push_back("this BLAS offers no thread control: it uses its own default thread count");
+  const auto available = memory_available_bytes(inv.memory);
+  check_gemm_memory(o, cpu.blas, available);
+  const Method peak_method = o.full ? Method{1, 5, 20, 1.0} : Method{1, 3, 10, 0.15};
+  const double peak_run_s = o.full ? 0.2 : 0.04;
+  progress("CPU FMA peak fp32");
+  cpu.peak_fp32 = measure_peak(cpu.facts, Precision::fp32, cpu.threads, peak_method, peak_run_s);
+  progress("CPU FMA peak fp64");
+  cpu.peak_fp64 = measure_peak(cpu.facts, Precision::fp64, cpu.threads, peak_method, peak_run_s);
+  run_cpu_gemms(o, cpu, progress);
+  note_blas_kernels(cpu);
+  for (Dtype d : {Dtype::tf32, Dtype::fp16, Dtype::fp8})
+    if (o.dtypes && wants(o, d)) cpu.notes.push_back(fmt::format("{} is a GPU precision: not run on the CPU", dtype_name(d)));
+  progress("CPU memory bandwidth");
+  const uint64_t array_bytes = memory_array_bytes(cpu.facts.llc_bytes.value_or(32ull << 20),
+                                                  o.full ? 256ull << 20 : 64ull << 20, available.value_or(0));
+  cpu.memory = run_memory(array_bytes, cpu.threads, o.full ? Method{1, 10, 50, 1.0} : Method{1, 5, 20, 0.25});
+  return cpu;
+}
+
+void run_gpu(const BenchOptions& o, const Inventory& inv, BenchResult& r,
+             const std::function<void(std::string_view)>& progress) {
+  if (o.dtypes && wants(o, Dtype::fp64)) r.notes.push_back("fp64 GEMM is not benchmarked on GPUs");
+  r.gpu_status.requested = true;
+  if (auto why = gpu_skip_reason(inv, std::getenv("GPUSCOUT_CUDA_PLUGIN") != nullptr)) {
+    r.gpu_status.message = *why;
+  } else {
+    GpuPlan plan;
+    plan.method = o.full ? Method{3, 10, 64, 1.5} : Method{2, 5, 50, 0.3};
+    plan.plugin_install_dir = o.plugin_install_dir;
+    plan.transfer_bytes = o.full ? 1024ull << 20 : 256ull << 20;
+    plan.inventory_gpus = inv.gpus;
+    if (inv.nvidia.timed_out)
+      plan.nvml_note = "NVML did not answer when gpuscout checked the driver: no clocks, power or PCIe link during the run";
+    for (Dtype d : {Dtype::fp32, Dtype::tf32, Dtype::fp16, Dtype::bf16, Dtype::fp8}) {
+      if (!wants(o, d)) continue;
+      for (int n : gpu_gemm_sizes(o, d)) plan.gemms.emplace_back(d, n);
+    }
+    const auto timeout = o.gpu_timeout.value_or(default_gpu_timeout(o.full, inv));
+    progress(fmt::format("GPU benchmarks (at most {} s)", timeout.count() / 1000));
+    GpuSection section = run_gpus_bounded(plan, timeout);
+    r.gpu_status = std::move(section.status);
+    r.gpus = std::move(section.gpus);
+  }
+  if (!r.gpu_status.available && !r.gpu_status.message.empty()) r.notes.push_back("GPU: " + r.gpu_status.message);
+}
+
+}  // namespace
+
+std::optional<uint64_t> memory_available_bytes(const MemoryInfo& memory) {
+  // A container's limit is what the OOM killer enforces, whatever the host has free.
+  if (memory.available_bytes && memory.cgroup_limit_bytes)
+    return std::min(*memory.available_bytes, *memory.cgroup_limit_bytes);
+  return memory.available_bytes ? memory.available_bytes : memory.cgroup_limit_bytes;
+}
+
+std::optional<std::string> gpu_skip_reason(const Inventory& inv, bool plugin_given) {
+  if (inv.cuda.timed_out) {
+    const std::string why = inv.cuda.error ? inv.cuda.error->message : "no answer";
+    return "the NVIDIA driver did not answer when gpuscout checked it (" + why +
+           "), so the GPU benchmarks were skipped; `gpuscout doctor` says more";
+  }
+  // Without a driver there is no point loading cuBLAS (hundreds of MB). A plugin named in GPUSCOUT_CUDA_PLUGIN
+  // is tried anyway: it is how the tests (and a developer) run a plugin that brings its own answers.
+  if (!plugin_given && !inv.cuda.library_found)
+    return "no NVIDIA driver: libcuda.so.1 cannot be loaded, GPU benchmarks skipped";
+  return std::nullopt;
+}
+
+std::chrono::milliseconds default_gpu_timeout(bool full, const Inventory& inv) {
+  const auto listed = std::count_if(inv.gpus.begin(), inv.gpus.end(), [](const Gpu& g) { return g.vendor == "nvidia"; });
+  const int nvidia = std::max(inv.cuda.device_count, static_cast<int>(listed));
+  const auto per_gpu = full ? std::chrono::minutes(10) : std::chrono::minutes(3);
+  return std::chrono::duration_cast<std::chrono::milliseconds>(per_gpu * std::max(1, nvidia));
+}
+
+BenchResult run_bench(const BenchOptions& o, const Inventory& inv) {
   BenchResult r;
   r.gpuscout_version = GPUSCOUT_VERSION;
   r.collected_at = os::utc_now_iso8601();
@@ -121,96 +264,10 @@ BenchResult run_bench(const BenchOptions& o) {
   auto progress = [&o](std::string_view line) {
     if (o.progress) o.progress(line);
   };
-  const auto available = mem_available_bytes();
-
-  if (o.run_cpu) {
-    CpuResult cpu;
-    cpu.facts = read_cpu_facts();
-    cpu.threads = cpu.facts.physical_cores;
-    cpu.blas = blas_info();
-    if (!set_blas_threads(cpu.threads))
-      cpu.notes.push_back("this BLAS offers no thread control: it uses its own default thread count");
-    // The largest GEMM must fit in memory with room to spare: a clear error beats the OOM killer.
-    for (Dtype d : {Dtype::fp64, Dtype::fp32, Dtype::bf16}) {
-      if (!wants(o, d) || !cpu_gemm_supports(d, cpu.blas)) continue;
-      for (int n : cpu_gemm_sizes(o, d)) {
-        if (available && cpu_gemm_bytes(d, n) > *available / 2)
-          throw UsageError(fmt::format("--size {}: a {} GEMM needs {}, more than half of the {} of memory available",
-                                       n, dtype_name(d), units::format_bytes(cpu_gemm_bytes(d, n)),
-                                       units::format_bytes(*available)));
-      }
-    }
-    const Method peak_method = o.full ? Method{1, 5, 20, 1.0} : Method{1, 3, 10, 0.15};
-    const double peak_run_s = o.full ? 0.2 : 0.04;
-    progress("CPU FMA peak fp32");
-    cpu.peak_fp32 = measure_peak(cpu.facts, Precision::fp32, cpu.threads, peak_method, peak_run_s);
-    progress("CPU FMA peak fp64");
-    cpu.peak_fp64 = measure_peak(cpu.facts, Precision::fp64, cpu.threads, peak_method, peak_run_s);
-    const Method gemm_method = o.full ? Method{2, 5, 50, 2.0} : Method{1, 3, 20, 0.4};
-    for (Dtype d : {Dtype::fp32, Dtype::fp64, Dtype::bf16}) {
-      if (!wants(o, d)) continue;
-      if (!cpu_gemm_supports(d, cpu.blas)) {
-        if (d == Dtype::bf16)
-          cpu.notes.push_back(fmt::format("bf16 GEMM skipped on the CPU: this {} has no cblas_sbgemm{}", cpu.blas.name,
-                                          cpu.facts.avx512_bf16 ? " (the CPU has AVX512-BF16)" : ""));
-        continue;
-      }
-      for (int n : cpu_gemm_sizes(o, d)) {
-        progress(fmt::format("CPU GEMM {} n={}", dtype_name(d), n));
-        CpuGemmRecord rec{run_cpu_gemm(d, n, gemm_method), std::nullopt};
-        const auto& peak = d == Dtype::fp64 ? cpu.peak_fp64 : cpu.peak_fp32;
-        if (peak && peak->all_cores_gflops > 0 && d != Dtype::bf16) rec.efficiency = rec.run.gflops / peak->all_cores_gflops;
-        if (!rec.run.ok)
-          cpu.notes.push_back(fmt::format("CPU GEMM {} n={} gave a WRONG result: relative error {:.2e} above {:.0e}",
-                                          dtype_name(d), n, rec.run.rel_error, rel_error_bound(d)));
-        cpu.gemm.push_back(std::move(rec));
-      }
-    }
-    // OpenBLAS picks kernels by CPU model: a release that does not know a newer CPU runs its AVX2 kernels
-    // ("Haswell", "Zen") on an AVX-512 machine, so the fair yardstick for its GEMM is the AVX2 peak.
-    if (cpu.peak_fp32 && cpu.peak_fp32->isa == Isa::avx512f) {
-      const std::string core = text::to_lower(cpu.blas.corename);
-      double best_gemm = 0;
-      for (const auto& g : cpu.gemm)
-        if (g.run.dtype == Dtype::fp32) best_gemm = std::max(best_gemm, g.run.gflops);
-      for (const auto& ip : cpu.peak_fp32->per_isa) {
-        if (ip.isa != Isa::avx2_fma || best_gemm <= 0 || (core != "haswell" && core != "zen" && core != "sandybridge"))
-          continue;
-        const double avx2_all = ip.single_core_gflops * cpu.threads;
-        cpu.notes.push_back(fmt::format(
-            "{} runs its {} (AVX2) kernels on this AVX-512 CPU: its best fp32 GEMM ({:.0f} GFLOP/s) is {:.0f}% of the "
-            "AVX2 FMA peak ({:.0f} GFLOP/s = one-core AVX2 peak x {} cores) and {:.0f}% of the AVX-512 peak; a BLAS "
-            "that knows this CPU (a newer OpenBLAS, or the oneDNN/MKL inside PyTorch) can use the wider units",
-            cpu.blas.name, cpu.blas.corename, best_gemm, 100 * best_gemm / avx2_all, avx2_all, cpu.threads,
-            100 * best_gemm / cpu.peak_fp32->all_cores_gflops));
-      }
-    }
-    for (Dtype d : {Dtype::tf32, Dtype::fp16, Dtype::fp8})
-      if (o.dtypes && wants(o, d)) cpu.notes.push_back(fmt::format("{} is a GPU precision: not run on the CPU", dtype_name(d)));
-    progress("CPU memory bandwidth");
-    const uint64_t array_bytes =
-        memory_array_bytes(cpu.facts.llc_bytes.value_or(32ull << 20), o.full ? 256ull << 20 : 64ull << 20,
-                           available.value_or(0));
-    cpu.memory = run_memory(array_bytes, cpu.threads, o.full ? Method{1, 10, 50, 1.0} : Method{1, 5, 20, 0.25});
-    r.cpu = std::move(cpu);
-  }
-
-  if (o.run_gpu) {
-    GpuPlan plan;
-    plan.method = o.full ? Method{3, 10, 64, 1.5} : Method{2, 5, 50, 0.3};
-    plan.plugin_install_dir = o.plugin_install_dir;
-    plan.progress = o.progress;
-    plan.transfer_bytes = o.full ? 1024ull << 20 : 256ull << 20;
-    for (Dtype d : {Dtype::fp32, Dtype::tf32, Dtype::fp16, Dtype::bf16, Dtype::fp8}) {
-      if (!wants(o, d)) continue;
-      for (int n : gpu_gemm_sizes(o, d)) plan.gemms.emplace_back(d, n);
-    }
-    if (o.dtypes && wants(o, Dtype::fp64)) r.notes.push_back("fp64 GEMM is not benchmarked on GPUs");
-    GpuSection section = run_gpus(plan);
-    r.gpu_status = std::move(section.status);
-    r.gpus = std::move(section.gpus);
-    if (!r.gpu_status.available && !r.gpu_status.message.empty()) r.notes.push_back("GPU: " + r.gpu_status.message);
-  }
+  if (o.run_cpu) r.cpu = run_cpu(o, inv, progress);
+  if (o.run_gpu) run_gpu(o, inv, r, progress);
+  // A stop during the last step shortens its measurement instead of throwing: such a run is not a result.
+  throw_if_stopped();
   r.speedup = compute_speedup(r);
   return r;
 }

@@ -2,18 +2,22 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
-#include <iostream>
+#include <optional>
 
 #include <fmt/format.h>
 
+#include "bench/gpu_plugin.hpp"
 #include "bench/harness.hpp"
 #include "bench/report.hpp"
 #include "bench/run.hpp"
 #include "cli/commands.hpp"
+#include "cli/inventory_source.hpp"
 #include "cli/state.hpp"
 #include "core/error.hpp"
 #include "os/system.hpp"
+#include "os/write_target.hpp"
 
 #ifndef GPUSCOUT_PLUGIN_DIR
 #define GPUSCOUT_PLUGIN_DIR ""
@@ -29,16 +33,40 @@ struct BenchArgs {
   std::string dtypes;
   std::string size;
   bool json = false;
-  std::string save;
+  std::optional<std::string> save;
+  std::optional<std::string> timeout;
   std::vector<std::string> compare;
 };
 
-// First Ctrl-C: ask every benchmark loop to stop (GPU memory is freed by the plugin's shutdown on the way
-// out); a second one falls back to the default action.
-void on_sigint(int) {
-  bench::stop_flag().store(true);
-  ::signal(SIGINT, SIG_DFL);
+// Ctrl-C or SIGTERM: stop every benchmark loop and kill the GPU child's process group at once (the driver frees
+// the GPU's memory when the child dies); the run then ends with nothing saved. A second signal of the same kind
+// falls back to the default action.
+void on_stop_signal(int signal) {
+  bench::request_stop(signal);
+  ::signal(signal, SIG_DFL);
 }
+
+// Installs on_stop_signal for SIGINT and SIGTERM for the lifetime of the object.
+class StopSignals {
+ public:
+  StopSignals() {
+    bench::reset_stop();
+    struct sigaction sa{};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(SIGINT, &sa, &old_int_);
+    ::sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~StopSignals() {
+    ::sigaction(SIGINT, &old_int_, nullptr);
+    ::sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+ private:
+  struct sigaction old_int_{}, old_term_{};
+};
 
 int run_compare(const BenchArgs& args) {
   if (args.compare.size() != 2) throw UsageError("--compare takes two files: --compare A.json B.json");
@@ -52,15 +80,64 @@ int run_compare(const BenchArgs& args) {
   return 0;
 }
 
-int run(const BenchArgs& args) {
-  if (!args.compare.empty()) return run_compare(args);
+// Everything that can be wrong with the request, found before minutes of measuring.
+bench::BenchOptions check_request(const BenchArgs& args) {
   if (args.quick && args.full) throw UsageError("--quick and --full exclude each other");
   bench::BenchOptions options;
   options.full = args.full;
   bench::apply_device(args.device, options);
   if (!args.dtypes.empty()) options.dtypes = bench::parse_dtype_list(args.dtypes);
   if (!args.size.empty()) options.size = bench::parse_size(args.size);
+  if (args.timeout) options.gpu_timeout = bench::parse_timeout(*args.timeout);
   options.plugin_install_dir = GPUSCOUT_PLUGIN_DIR;
+  if (args.save) {
+    if (auto ok = os::check_write_target(*args.save); !ok) throw UsageError("--save " + ok.error().message);
+  }
+  if (auto ok = bench::check_library_overrides(); !ok) throw UsageError(ok.error().message);
+  // The measurements run on this machine; a recorded one's CPU features could even name instructions it lacks.
+  if (!os::sysroot().empty())
+    throw UsageError(fmt::format("bench measures this machine, but GPUSCOUT_SYSROOT={} makes gpuscout read a "
+                                 "recorded one: unset GPUSCOUT_SYSROOT to run bench",
+                                 os::sysroot()));
+  return options;
+}
+
+// What the probes say about this machine: the description bench reports and the driver's state. Python is not
+// needed; a hung driver costs at most the shorter of --timeout and the doctor's 5 s.
+Inventory machine_inventory(const bench::BenchOptions& options) {
+  double seconds = 5.0;
+  if (options.gpu_timeout) seconds = std::min(seconds, static_cast<double>(options.gpu_timeout->count()) / 1000.0);
+  return obtain_inventory({.from = "", .python = false, .timeout_s = seconds});
+}
+
+int interrupted_exit() {
+  const int signal = bench::stop_signal() ? bench::stop_signal() : SIGINT;
+  fmt::print(stderr, "gpuscout: bench {}; nothing saved\n", signal == SIGTERM ? "stopped (SIGTERM)" : "interrupted");
+  return 128 + signal;
+}
+
+int publish(const BenchArgs& args, const bench::BenchResult& result) {
+  const auto doc = bench::to_json(result);
+  const std::string doc_text = doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+  if (args.save) {
+    if (auto ok = os::write_file_atomic(*args.save, doc_text); !ok) throw UsageError("--save " + ok.error().message);
+  }
+  // `gpuscout report` draws the last complete run of this machine without being given a file.
+  if (auto why = keep_last_bench(doc_text))
+    fmt::print(stderr, "gpuscout: note: this result is not kept for `gpuscout report` ({})\n", *why);
+  if (args.json) fmt::print("{}", doc_text);
+  else fmt::print("{}", bench::render_text(result));
+  bool wrong = false;
+  if (result.cpu)
+    for (const auto& g : result.cpu->gemm) wrong = wrong || !g.run.ok;
+  for (const auto& g : result.gpus)
+    for (const auto& e : g.gemm) wrong = wrong || (e.status == 0 && !e.ok);
+  return wrong ? 1 : 0;  // a fast wrong answer fails loudly
+}
+
+int run(const BenchArgs& args) {
+  if (!args.compare.empty()) return run_compare(args);
+  bench::BenchOptions options = check_request(args);
   const bool tty = ::isatty(STDERR_FILENO) != 0;
   bool progress_shown = false;
   if (tty) {
@@ -74,44 +151,22 @@ int run(const BenchArgs& args) {
     if (progress_shown) fmt::print(stderr, "\r\033[K");
     progress_shown = false;
   };
-  bench::stop_flag().store(false);
-  struct sigaction sa{}, old{};
-  sa.sa_handler = on_sigint;
-  sigemptyset(&sa.sa_mask);
-  ::sigaction(SIGINT, &sa, &old);
-  struct Restore {
-    struct sigaction* old;
-    ~Restore() { ::sigaction(SIGINT, old, nullptr); }
-  } restore{&old};
-
+  const StopSignals signals;
   bench::BenchResult result;
   try {
-    result = bench::run_bench(options);
+    if (options.progress) options.progress("Reading this machine's CPU, memory and GPUs");
+    const Inventory inventory = machine_inventory(options);
+    bench::throw_if_stopped();
+    result = bench::run_bench(options, inventory);
   } catch (const bench::Interrupted&) {
     clear_progress();
-    fmt::print(stderr, "gpuscout: bench interrupted; nothing saved\n");
-    return 130;
+    return interrupted_exit();
   } catch (...) {
     clear_progress();
     throw;
   }
   clear_progress();
-  const auto doc = bench::to_json(result);
-  const std::string doc_text = doc.dump(2) + "\n";
-  if (!args.save.empty()) {
-    if (auto ok = os::write_file_atomic(args.save, doc_text); !ok) throw UsageError("--save " + ok.error().message);
-  }
-  // `gpuscout report` draws the last complete run of this machine without being given a file.
-  if (auto why = keep_last_bench(doc_text))
-    fmt::print(stderr, "gpuscout: note: this result is not kept for `gpuscout report` ({})\n", *why);
-  if (args.json) fmt::print("{}\n", doc.dump(2));
-  else fmt::print("{}", bench::render_text(result));
-  bool wrong = false;
-  if (result.cpu)
-    for (const auto& g : result.cpu->gemm) wrong = wrong || !g.run.ok;
-  for (const auto& g : result.gpus)
-    for (const auto& e : g.gemm) wrong = wrong || (e.status == 0 && !e.ok);
-  return wrong ? 1 : 0;  // a fast wrong answer fails loudly
+  return publish(args, result);
 }
 
 }  // namespace
@@ -126,6 +181,9 @@ void add_bench_command(CLI::App& app, GlobalOptions& global) {
   sub->add_option("--size", args->size, "One matrix size N for every GEMM instead of the ladder");
   sub->add_flag("--json", args->json, "Print the result as JSON (docs/bench.md)");
   sub->add_option("--save", args->save, "Also write the JSON to FILE (all or nothing)");
+  sub->add_option("--timeout", args->timeout,
+                  "Seconds the GPU part may take before a hung driver is given up on (default: 3 minutes per GPU, "
+                  "10 with --full)");
   sub->add_option("--compare", args->compare, "Put two saved results side by side: --compare A.json B.json")
       ->expected(2);
   sub->callback([args, &global] { global.exit_code = run(*args); });

@@ -20,6 +20,9 @@ struct ProcessResult {
 };
 
 /// A started child whose output is collected later, so several probes can run at once.
+/// The child leads its own process group, and the group is what gets killed: at the deadline, when the
+/// Child is destroyed unwaited, and, once the leader has ended, whatever it left running in the group.
+/// So `sh -c 'sleep 100 &'` or a driver's helper process never outlives the probe.
 class Child {
  public:
   Child() = default;
@@ -27,16 +30,21 @@ class Child {
   Child& operator=(Child&&) noexcept;
   Child(const Child&) = delete;
   Child& operator=(const Child&) = delete;
-  ~Child();  ///< kills and reaps a child that was never waited for
+  ~Child();  ///< kills (the whole group) and reaps a child that was never waited for
 
-  /// Waits until the child exits or the deadline (measured from start) passes, then kills it.
+  /// Waits until the child exits or the deadline (measured from start) passes, then kills its group.
   ProcessResult wait();
   bool started() const { return pid_ > 0; }
+  /// The child's process id, which is also its process group id (-1 once waited for): lets a signal handler
+  /// stop the group at once.
+  int pid() const { return pid_; }
 
  private:
   friend Result<Child> spawn(const std::vector<std::string>&, std::chrono::milliseconds,
                              const std::map<std::string, std::string>&);
   friend Result<Child> fork_call(const std::function<std::string()>&, std::chrono::milliseconds);
+  /// Reads both pipes until they close (true) or the deadline passes (false).
+  bool drain_until_closed(ProcessResult& result);
   int pid_ = -1;
   int out_fd_ = -1;
   int err_fd_ = -1;
@@ -51,7 +59,11 @@ Result<Child> spawn(const std::vector<std::string>& argv, std::chrono::milliseco
 Result<ProcessResult> run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
                           const std::map<std::string, std::string>& extra_env = {});
 
-/// Runs `call` in a forked child and returns what it returned, through a pipe, as the child's stdout.
+/// Runs `call` in a forked child and returns what it returned, through a pipe of its own, as the result's
+/// `out`. Whatever the child prints on its fd 1 and fd 2 (a driver's printf or error message) is the
+/// result's `err`, never the user's terminal and never mixed into `out`. A thrown exception becomes exit
+/// code 3 with `out` = "exception: <what>". The child dies with the thread that forked it (PR_SET_PDEATHSIG),
+/// so Ctrl-C on gpuscout does not leave a hung driver call behind.
 /// Isolates code that can hang or crash (a wedged driver, a stale NFS mount) from the report.
 Result<Child> fork_call(const std::function<std::string()>& call, std::chrono::milliseconds timeout);
 

@@ -1,8 +1,13 @@
 /* A fake libgpuscout-cuda.so for tests: one made-up GPU that answers instantly with plausible figures.
  * Built four ways: ok, wrong_version (interface version 999), init_fails (init returns an error),
- * not_a_plugin (exports nothing of the interface). */
+ * not_a_plugin (exports nothing of the interface).
+ * A driver that hangs or crashes, for bench's deadline and signal tests: GPUSCOUT_FAKE_PLUGIN_SLEEP_S=N makes
+ * every GEMM take N more seconds; GPUSCOUT_FAKE_PLUGIN_CRASH=1 makes the first GEMM die of SIGSEGV. */
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gpuscout_cuda_plugin.h"
 
@@ -53,8 +58,16 @@ static void fill(const gpuscout_method* m, double seconds, double* first, int* n
   for (int i = 0; i < count; ++i) samples[i] = seconds * (1.0 + 0.01 * i);
 }
 
+static void misbehave(void) {
+  const char* sleep_s = getenv("GPUSCOUT_FAKE_PLUGIN_SLEEP_S");
+  if (sleep_s && *sleep_s) sleep((unsigned)atoi(sleep_s));
+  const char* crash = getenv("GPUSCOUT_FAKE_PLUGIN_CRASH");
+  if (crash && *crash == '1') raise(SIGSEGV);
+}
+
 static int fake_gemm(int device, int dtype, int n, const gpuscout_method* m, gpuscout_gemm_result* out) {
   (void)device;
+  misbehave();
   memset(out, 0, sizeof *out);
   out->n = n;
   static const double tflops[] = {80, 160, 160, 160, 320};

@@ -1,12 +1,17 @@
 // `gpuscout bench` end to end: a small real CPU run, bad input, --save all-or-nothing, --compare, and the
 // GPU part with no driver and with a fake plugin.
+#include <signal.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <fstream>
+#include <thread>
 
 #include <gtest/gtest.h>
 
 #include "e2e_support.hpp"
+#include "os/process.hpp"
 
 namespace {
 const std::vector<std::string> kSmall{"bench", "--quick", "--size", "256", "--dtype", "fp32,fp64"};
@@ -18,6 +23,44 @@ std::vector<std::string> with(std::vector<std::string> args, std::initializer_li
 }
 std::string fake_plugin(const std::string& kind) {
   return std::string(GPUSCOUT_BINARY_DIR) + "/tests/bench_plugins/libfake_plugin_" + kind + ".so";
+}
+bool exists(const std::string& path) {
+  struct stat st{};
+  return ::stat(path.c_str(), &st) == 0;
+}
+// Runs gpuscout and times it.
+std::pair<e2e::Run, double> timed(const std::vector<std::string>& args, std::map<std::string, std::string> env = {},
+                                  int timeout_ms = 120000) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto r = e2e::run_gpuscout(args, std::move(env), timeout_ms);
+  return {r, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
+}
+
+// Starts `gpuscout bench --device gpu --save F` on a plugin that hangs in its first GEMM, sends `signal` once the
+// GPU child runs, and checks the exit code, the time it took and that nothing was saved.
+void stopped_by(int signal, int expected_exit) {
+  const std::string dir = e2e::temp_dir();
+  const std::string save = dir + "/out.json", state = dir + "/state";
+  auto child = gpuscout::os::spawn({"env", "-u", "GPUSCOUT_SYSROOT", GPUSCOUT_BIN, "bench", "--device", "gpu",
+                                    "--size", "256", "--save", save},
+                                   std::chrono::seconds(60),
+                                   {{"GPUSCOUT_CUDA_PLUGIN", fake_plugin("ok")},
+                                    {"GPUSCOUT_FAKE_PLUGIN_SLEEP_S", "60"},
+                                    {"GPUSCOUT_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1"},
+                                    {"GPUSCOUT_CUDA_LIBRARY", "/nonexistent/libcuda.so.1"},
+                                    {"GPUSCOUT_STATE_DIR", state}});
+  ASSERT_TRUE(child) << child.error().message;
+  std::this_thread::sleep_for(std::chrono::seconds(3));  // the probes (drivers absent: instant), then the child
+  const auto t0 = std::chrono::steady_clock::now();
+  ASSERT_EQ(::kill(child->pid(), signal), 0);
+  const auto r = child->wait();
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_FALSE(r.timed_out) << "the signal did not stop bench";
+  EXPECT_EQ(r.exit_code, expected_exit) << r.err;
+  EXPECT_LT(took, 5.0);
+  EXPECT_NE(r.err.find("nothing saved"), std::string::npos) << r.err;
+  EXPECT_FALSE(exists(save)) << "--save was written after the signal";
+  EXPECT_FALSE(exists(state + "/last-bench.json")) << "the last-bench state was written after the signal";
 }
 }  // namespace
 
@@ -100,3 +143,91 @@ TEST(BenchE2E, FakePluginGivesGpuSectionAndSpeedup) {
   EXPECT_EQ(wrong.exit_code, 0);
   EXPECT_NE(wrong.json()["gpu_status"]["message"].get<std::string>().find("interface version"), std::string::npos);
 }
+
+TEST(BenchE2E, DescribesTheMachineAsInfoDoes) {
+  // One fact, one place: bench's CPU description is the probe's.
+  auto info = e2e::run_gpuscout({"info", "--json", "--no-python"});
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  auto bench = e2e::run_gpuscout(with(kSmallCpu, {"--json"}));
+  ASSERT_EQ(bench.exit_code, 0) << bench.err;
+  const auto i = info.json()["cpu"], b = bench.json()["cpu"];
+  EXPECT_EQ(b["model"], i["model"]);
+  EXPECT_EQ(b["physical_cores"], i["physical_cores"]);
+  EXPECT_EQ(b["logical_cpus"], i["logical_cpus"]);
+  if (i["max_mhz"].is_number()) EXPECT_EQ(b["clock_mhz"], i["max_mhz"]);
+}
+
+TEST(BenchE2E, RefusesARecordedMachine) {
+  // Under GPUSCOUT_SYSROOT the description would be the recorded machine's and the figures this one's.
+  auto [r, took] = timed(kSmallCpu, e2e::sysroot_env("no-gpu-vm"));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("GPUSCOUT_SYSROOT"), std::string::npos) << r.err;
+}
+
+TEST(BenchE2E, SaveTargetIsCheckedBeforeRunning) {
+  const std::string dir = e2e::temp_dir();
+  // --full would measure for minutes before the old check at the end.
+  for (const auto& [target, says] : std::vector<std::pair<std::string, std::string>>{
+           {dir + "/missing-dir/x.json", "does not exist"},
+           {dir, "is a folder"},
+           {"/dev/null", "not a regular file"},
+           {"", "empty"}}) {
+    auto [r, took] = timed({"bench", "--full", "--save", target});
+    EXPECT_EQ(r.exit_code, 2) << target << ": " << r.err;
+    EXPECT_NE(r.err.find(says), std::string::npos) << target << ": " << r.err;
+    EXPECT_LT(took, 10) << target << ": the check came after the run";
+  }
+}
+
+TEST(BenchE2E, BadTimeoutExitsTwo) {
+  for (const char* bad : {"nan", "inf", "0", "-5", "soon", ""}) {
+    auto r = e2e::run_gpuscout({"bench", std::string("--timeout=") + bad});
+    EXPECT_EQ(r.exit_code, 2) << bad << ": " << r.err;
+    EXPECT_NE(r.err.find("--timeout"), std::string::npos) << bad << ": " << r.err;
+  }
+}
+
+TEST(BenchE2E, HungDriverIsBoundedAndTheCpuResultsStand) {
+  // The project's `hang` scenario: NVML and cuInit sleep 30 s. The probes give up at --timeout and the GPU part is
+  // skipped with the reason.
+  auto env = e2e::merge({e2e::fake_driver_env("hang"), {{"GPUSCOUT_CUDA_PLUGIN", fake_plugin("ok")}}});
+  auto [r, took] = timed(with(kSmall, {"--timeout", "2", "--json"}), env);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_LT(took, 20);
+  const auto j = r.json();
+  EXPECT_FALSE(j["gpu_status"]["available"].get<bool>());
+  EXPECT_NE(j["gpu_status"]["message"].get<std::string>().find("did not answer"), std::string::npos) << j["gpu_status"];
+  EXPECT_EQ(j["cpu"]["gemm"].size(), 2u);
+}
+
+TEST(BenchE2E, PluginThatHangsIsStoppedAtTheTimeout) {
+  auto [r, took] = timed(with(kSmall, {"--timeout", "3", "--json"}),
+                         {{"GPUSCOUT_CUDA_PLUGIN", fake_plugin("ok")}, {"GPUSCOUT_FAKE_PLUGIN_SLEEP_S", "60"}});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_LT(took, 30);
+  const auto j = r.json();
+  EXPECT_NE(j["gpu_status"]["message"].get<std::string>().find("did not finish within 3 s"), std::string::npos)
+      << j["gpu_status"];
+  EXPECT_EQ(j["cpu"]["gemm"].size(), 2u);
+  auto crash = e2e::run_gpuscout({"bench", "--device", "gpu", "--size", "256", "--json"},
+                                 {{"GPUSCOUT_CUDA_PLUGIN", fake_plugin("ok")}, {"GPUSCOUT_FAKE_PLUGIN_CRASH", "1"}});
+  ASSERT_EQ(crash.exit_code, 0) << crash.err;
+  EXPECT_NE(crash.json()["gpu_status"]["message"].get<std::string>().find("crashed"), std::string::npos);
+}
+
+TEST(BenchE2E, LibraryPathThatIsNotAFileIsAnError) {
+  const std::string fifo = e2e::temp_dir() + "/libcuda.so.1";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const char* var : {"GPUSCOUT_CUDA_LIBRARY", "GPUSCOUT_CUDA_PLUGIN", "GPUSCOUT_NVML_LIBRARY"}) {
+    auto [r, took] = timed(kSmall, {{var, fifo}}, 30000);
+    EXPECT_FALSE(r.timed_out) << var << " hangs";
+    EXPECT_EQ(r.exit_code, 2) << var << ": " << r.err;
+    EXPECT_NE(r.err.find(var), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("FIFO"), std::string::npos) << r.err;
+    EXPECT_LT(took, 5) << var;
+  }
+}
+
+TEST(BenchE2E, CtrlCStopsTheGpuChildAndSavesNothing) { stopped_by(SIGINT, 130); }
+
+TEST(BenchE2E, SigtermStopsTheGpuChildAndSavesNothing) { stopped_by(SIGTERM, 143); }
