@@ -20,12 +20,6 @@ std::string upper(std::string_view s) {
   return r;
 }
 
-std::optional<double> positive_number(std::string_view s) {
-  auto v = text::parse_double(text::trim(s));
-  if (!v || !std::isfinite(*v) || *v <= 0) return std::nullopt;
-  return v;
-}
-
 std::string known_currencies(const ExchangeRates& rates) {
   std::vector<std::string> names;
   for (const auto& [k, v] : rates.units_per_usd) names.push_back(k);
@@ -39,15 +33,15 @@ std::string gib(uint64_t bytes) { return units::format_bytes(bytes); }
 Result<ExchangeRates> parse_rates(const csv::Table& table) {
   if (auto ok = table.require_columns({"currency", "units_per_usd", "date"}); !ok) return fail(ok.error().message);
   ExchangeRates r;
-  const size_t rate_col = *table.column("units_per_usd") + 1;
   for (const auto& row : table.rows()) {
-    const std::string cur = upper(text::trim(table.cell(row, "currency")));
-    auto v = positive_number(table.cell(row, "units_per_usd"));
-    if (cur.empty() || !v)
-      return fail(fmt::format("{}:{}: column {} (units_per_usd): '{}' is not a positive number", table.source(),
-                              row.line, rate_col, table.cell(row, "units_per_usd")));
+    csv::CellReader cells(table, row);
+    const std::string cur = upper(cells.text("currency", csv::Need::required));
+    // Units per US dollar: from about 0.3 (KWD) to about 30000 (VND) for real currencies.
+    const auto v = cells.number("units_per_usd", 0.0001, 1e7, csv::Need::required);
+    const auto date = cells.date("date");
+    if (auto ok = cells.result(); !ok) return std::unexpected(ok.error());
     r.units_per_usd[cur] = *v;
-    r.date = std::max(r.date, std::string(table.cell(row, "date")));
+    r.date = std::max(r.date, date);
   }
   if (r.units_per_usd.empty()) return fail(table.source() + ": no rates");
   return r;
@@ -135,31 +129,42 @@ Result<std::map<std::string, double>> parse_prices(std::string_view text, const 
   return out;
 }
 
+namespace {
+
+/// One platforms.csv row; problems are left in `c` for the caller to check.
+Offer read_offer(csv::CellReader& c) {
+  Offer o;
+  o.kind = c.one_of("kind", {"free", "paid"});
+  o.provider = c.text("provider", csv::Need::required);
+  o.offer = c.text("offer", csv::Need::required);
+  o.gpu = c.text("gpu", csv::Need::required);
+  if (auto n = c.whole("gpu_count", 1, 1024)) o.gpu_count = static_cast<int>(*n);
+  o.memory_bytes = c.whole("memory_bytes", 1, 1ull << 50);
+  o.usd_per_hour = c.number("usd_per_hour", 0, 1e5, csv::Need::required).value_or(0);
+  o.free_hours_per_week = c.number("free_hours_per_week", 0.01, 168);
+  o.session_hours = c.number("session_hours", 0.01, 10000);
+  o.requirements = c.text("requirements");
+  o.steps = c.text("steps");
+  o.region = c.text("region");
+  o.url = c.text("url");
+  o.source = c.text("source");
+  o.date = c.date("date");
+  return o;
+}
+
+}  // namespace
+
 Result<std::vector<Offer>> parse_offers(const csv::Table& t) {
-  if (auto ok = t.require_columns({"kind", "provider", "offer", "gpu", "usd_per_hour", "date"}); !ok)
+  if (auto ok = t.require_columns({"kind", "provider", "offer", "gpu", "gpu_count", "memory_bytes", "usd_per_hour",
+                                   "free_hours_per_week", "session_hours", "requirements", "steps", "region", "url",
+                                   "source", "date"});
+      !ok)
     return fail(ok.error().message);
   std::vector<Offer> out;
   for (const auto& row : t.rows()) {
-    Offer o;
-    o.kind = std::string(t.cell(row, "kind"));
-    o.provider = std::string(t.cell(row, "provider"));
-    o.offer = std::string(t.cell(row, "offer"));
-    o.gpu = std::string(t.cell(row, "gpu"));
-    if (auto n = text::parse_int(t.cell(row, "gpu_count")); n && *n > 0) o.gpu_count = static_cast<int>(*n);
-    if (auto m = text::parse_uint(t.cell(row, "memory_bytes")); m && *m > 0) o.memory_bytes = *m;
-    auto price = text::parse_double(t.cell(row, "usd_per_hour"));
-    if (!price || *price < 0)
-      return fail(fmt::format("{}:{}: usd_per_hour '{}' is not a number >= 0", t.source(), row.line,
-                              t.cell(row, "usd_per_hour")));
-    o.usd_per_hour = *price;
-    if (auto h = positive_number(t.cell(row, "free_hours_per_week"))) o.free_hours_per_week = h;
-    if (auto h = positive_number(t.cell(row, "session_hours"))) o.session_hours = h;
-    o.requirements = std::string(t.cell(row, "requirements"));
-    o.steps = std::string(t.cell(row, "steps"));
-    o.region = std::string(t.cell(row, "region"));
-    o.url = std::string(t.cell(row, "url"));
-    o.source = std::string(t.cell(row, "source"));
-    o.date = std::string(t.cell(row, "date"));
+    csv::CellReader cells(t, row);
+    Offer o = read_offer(cells);
+    if (auto ok = cells.result(); !ok) return std::unexpected(ok.error());
     out.push_back(std::move(o));
   }
   return out;

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/csv.hpp"
 #include "core/data_files.hpp"
 #include "core/text.hpp"
 
@@ -16,130 +17,182 @@ std::vector<std::string>& errors() {
   return e;
 }
 
-std::optional<double> num(std::string_view s) {
-  if (text::trim(s).empty()) return std::nullopt;
-  return text::parse_double(s);
-}
-std::optional<int> inum(std::string_view s) {
-  auto v = num(s);
+template <typename T>
+std::optional<T> narrow(std::optional<uint64_t> v) {
   if (!v) return std::nullopt;
-  return static_cast<int>(*v);
-}
-std::optional<std::string> str(std::string_view s) {
-  s = text::trim(s);
-  if (s.empty()) return std::nullopt;
-  return std::string(s);
+  return static_cast<T>(*v);  // the reader's bounds keep it within T
 }
 
-std::optional<csv::Table> load(std::string_view name) {
-  auto t = core::load_table(name);
-  if (!t) {
-    errors().push_back(t.error().message);
-    return std::nullopt;
+/// A compute capability as the tables write it: "8.6" (optional cell).
+std::optional<std::string> capability(csv::CellReader& cells, std::string_view column,
+                                      csv::Need need = csv::Need::optional) {
+  auto v = cells.version(column, 2, 2, "8.6", need);
+  if (!v) return std::nullopt;
+  return v->str();
+}
+
+/// Loads one table and reads every row with `read_row`; a missing column or the first bad cell makes the
+/// whole table fail (recorded for load_errors(), empty view), so callers may trust every typed field.
+template <typename T, typename ReadRow>
+std::vector<T> load_rows(std::string_view name, const std::vector<std::string>& columns, ReadRow read_row) {
+  auto table = core::load_table(name);
+  if (!table) {
+    errors().push_back(table.error().message);
+    return {};
   }
-  return std::move(*t);
+  if (auto ok = table->require_columns(columns); !ok) {
+    errors().push_back(ok.error().message);
+    return {};
+  }
+  if (table->rows().empty()) {
+    errors().push_back(fmt::format("{}: the table has a header line but no rows", table->source()));
+    return {};
+  }
+  std::vector<T> out;
+  for (const auto& r : table->rows()) {
+    csv::CellReader cells(*table, r);
+    T row = read_row(cells);
+    if (auto ok = cells.result(); !ok) {
+      errors().push_back(ok.error().message);
+      return {};
+    }
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+std::vector<std::pair<uint16_t, uint16_t>> read_pci_ids(csv::CellReader& cells) {
+  std::vector<std::pair<uint16_t, uint16_t>> out;
+  const std::string ids = cells.text("pci_ids");  // split() returns views into it
+  for (auto id : text::split(ids, ';')) {
+    const auto parts = text::split(text::trim(id), ':');
+    const auto v = parts.size() == 2 ? text::parse_uint(parts[0], 16) : std::nullopt;
+    const auto d = parts.size() == 2 ? text::parse_uint(parts[1], 16) : std::nullopt;
+    if (!v || !d || *v > 0xffff || *d > 0xffff) {
+      cells.fail("pci_ids", "is not a list of vendor:device ids like 10de:2684;10de:2685");
+      return {};
+    }
+    out.emplace_back(uint16_t(*v), uint16_t(*d));
+  }
+  return out;
+}
+
+// Bounds wide enough for any real card and narrow enough that sums and products downstream cannot overflow.
+constexpr double kMaxTflops = 1e5, kMaxGbs = 1e5, kMaxUsd = 1e7;
+constexpr uint64_t kMaxMemoryBytes = 1ull << 50;
+
+void read_gpu_numbers(csv::CellReader& c, GpuSpec& g) {
+  g.memory_bytes = c.whole("memory_bytes", 1, kMaxMemoryBytes);
+  g.memory_bandwidth_gbs = c.number("memory_bandwidth_gbs", 0.001, kMaxGbs);
+  g.fp32_tflops = c.number("fp32_tflops", 0.001, kMaxTflops);
+  g.fp16_tensor_tflops = c.number("fp16_tensor_tflops_dense", 0.001, kMaxTflops);
+  g.bf16_tensor_tflops = c.number("bf16_tensor_tflops_dense", 0.001, kMaxTflops);
+  g.fp16_accumulate_tflops = c.number("fp16_accumulate", 0.001, kMaxTflops);
+  g.fp8_tensor_tflops = c.number("fp8_tensor_tflops_dense", 0.001, kMaxTflops);
+  g.tdp_w = narrow<int>(c.whole("tdp_w", 1, 10000));
+  g.launch_year = narrow<int>(c.whole("launch_year", 1990, 2100));
+  g.launch_price_usd = c.number("launch_price_usd", 1, kMaxUsd);
+  g.street_price_usd = c.number("street_price_usd", 1, kMaxUsd);
+  g.sms = narrow<int>(c.whole("sms", 1, 100000));
+  g.boost_clock_mhz = narrow<int>(c.whole("boost_clock_mhz", 1, 100000));
+  g.l2_bytes = c.whole("l2_bytes", 1, 1ull << 40);
+  g.pcie_gen = narrow<int>(c.whole("pcie_gen", 1, 10));
+  g.pcie_width = narrow<int>(c.whole("pcie_width", 1, 64));
+}
+
+GpuSpec read_gpu(csv::CellReader& c) {
+  GpuSpec g;
+  g.vendor = c.one_of("vendor", {"nvidia", "amd", "intel"});
+  g.name = c.text("name", csv::Need::required);
+  const std::string aliases = c.text("aliases");  // split() returns views into it
+  for (auto a : text::split(aliases, ';'))
+    if (!text::trim(a).empty()) g.aliases.emplace_back(text::trim(a));
+  g.architecture = c.text("architecture");
+  g.compute_capability = capability(c, "compute_capability");
+  read_gpu_numbers(c, g);
+  g.street_price_date = c.date("street_price_date");
+  g.form_factor = c.one_of("form_factor", {"desktop", "laptop", "datacenter", "datacenter-passive", "workstation"});
+  g.pci_ids = read_pci_ids(c);
+  g.software_support = c.text("software_support");
+  g.source = c.text("source");
+  g.date = c.date("date");
+  return g;
+}
+
+CudaDriverRow read_cuda_driver(csv::CellReader& c) {
+  CudaDriverRow row;
+  if (auto v = c.version("cuda", 2, 2, "12.8", csv::Need::required)) row.cuda = v->str();
+  row.release = c.text("release", csv::Need::required);
+  row.linux_min_driver = c.version("linux_min_driver", 1, 3, "570.26", csv::Need::required);
+  row.windows_min_driver = c.version("windows_min_driver", 1, 3, "570.65");
+  row.family_min_driver = c.version("family_min_driver", 1, 3, "525.60.13");
+  return row;
+}
+
+/// An arch_list entry: "8.6" as the table writes it, or "sm_86"/"compute_90" as torch prints it.
+bool valid_arch(std::string_view arch) {
+  if (arch.find('.') == std::string_view::npos) return arch_to_cc(arch).has_value();
+  const auto v = Version::parse(arch);
+  return v && v->suffix().empty() && v->parts().size() == 2;
+}
+
+TorchBuild read_torch_build(csv::CellReader& c) {
+  TorchBuild b;
+  if (auto v = c.version("torch", 2, 2, "2.7", csv::Need::required)) b.torch = v->str();
+  b.released = c.date("released", true, csv::Need::required);
+  if (auto v = c.version("cuda", 2, 2, "12.8")) b.cuda = v->str();
+  b.platform = c.one_of("platform", {"linux-x86_64", "linux-aarch64", "windows-x86_64"});
+  const std::string arch_list = c.text("arch_list");  // split_ws() returns views into it
+  for (auto a : text::split_ws(arch_list)) {
+    if (!valid_arch(a)) c.fail("arch_list", fmt::format("has '{}', which is not a compute capability like 8.6", a));
+    b.arch_list.emplace_back(a);
+  }
+  if (b.cuda && b.arch_list.empty()) c.fail("arch_list", "is empty, but a CUDA build needs the capabilities it ships");
+  b.ptx = capability(c, "ptx");
+  b.channel = c.one_of("channel", {"stable", "experimental"});
+  return b;
+}
+
+ComputeCapability read_compute_capability(csv::CellReader& c) {
+  ComputeCapability row;
+  row.cc = capability(c, "cc", csv::Need::required).value_or("");
+  row.sm = c.text("sm", csv::Need::required);
+  row.architecture = c.text("architecture", csv::Need::required);
+  row.family = c.text("vendor_family");
+  return row;
 }
 
 }  // namespace
 
 const std::vector<GpuSpec>& gpus() {
-  static const std::vector<GpuSpec> rows = [] {
-    std::vector<GpuSpec> out;
-    auto t = load("gpus.csv");
-    if (!t) return out;
-    for (const auto& r : t->rows()) {
-      GpuSpec g;
-      auto c = [&](std::string_view col) { return t->cell(r, col); };
-      g.vendor = std::string(c("vendor"));
-      g.name = std::string(c("name"));
-      for (auto a : text::split(c("aliases"), ';'))
-        if (!text::trim(a).empty()) g.aliases.emplace_back(text::trim(a));
-      g.architecture = std::string(c("architecture"));
-      g.compute_capability = str(c("compute_capability"));
-      if (auto m = text::parse_uint(c("memory_bytes"))) g.memory_bytes = *m;
-      g.memory_bandwidth_gbs = num(c("memory_bandwidth_gbs"));
-      g.fp32_tflops = num(c("fp32_tflops"));
-      g.fp16_tensor_tflops = num(c("fp16_tensor_tflops_dense"));
-      g.bf16_tensor_tflops = num(c("bf16_tensor_tflops_dense"));
-      g.fp16_accumulate_tflops = num(c("fp16_accumulate"));
-      g.fp8_tensor_tflops = num(c("fp8_tensor_tflops_dense"));
-      g.tdp_w = inum(c("tdp_w"));
-      g.launch_year = inum(c("launch_year"));
-      g.launch_price_usd = num(c("launch_price_usd"));
-      g.street_price_usd = num(c("street_price_usd"));
-      g.street_price_date = std::string(c("street_price_date"));
-      g.form_factor = std::string(c("form_factor"));
-      for (auto id : text::split(c("pci_ids"), ';')) {
-        const auto parts = text::split(text::trim(id), ':');
-        if (parts.size() != 2) continue;
-        const auto v = text::parse_uint(parts[0], 16), d = text::parse_uint(parts[1], 16);
-        if (v && d && *v <= 0xffff && *d <= 0xffff) g.pci_ids.emplace_back(uint16_t(*v), uint16_t(*d));
-      }
-      g.sms = inum(c("sms"));
-      g.boost_clock_mhz = inum(c("boost_clock_mhz"));
-      g.pcie_gen = inum(c("pcie_gen"));
-      g.pcie_width = inum(c("pcie_width"));
-      if (auto l2 = text::parse_uint(c("l2_bytes"))) g.l2_bytes = *l2;
-      g.software_support = std::string(c("software_support"));
-      g.source = std::string(c("source"));
-      g.date = std::string(c("date"));
-      out.push_back(std::move(g));
-    }
-    return out;
-  }();
+  static const std::vector<GpuSpec> rows = load_rows<GpuSpec>(
+      "gpus.csv",
+      {"vendor", "name", "aliases", "architecture", "compute_capability", "memory_bytes", "memory_bandwidth_gbs",
+       "fp32_tflops", "fp16_tensor_tflops_dense", "bf16_tensor_tflops_dense", "fp16_accumulate",
+       "fp8_tensor_tflops_dense", "tdp_w", "launch_year", "launch_price_usd", "street_price_usd", "street_price_date",
+       "form_factor", "pci_ids", "sms", "boost_clock_mhz", "l2_bytes", "pcie_gen", "pcie_width", "software_support",
+       "source", "date"},
+      read_gpu);
   return rows;
 }
 
 const std::vector<CudaDriverRow>& cuda_drivers() {
-  static const std::vector<CudaDriverRow> rows = [] {
-    std::vector<CudaDriverRow> out;
-    auto t = load("cuda_driver.csv");
-    if (!t) return out;
-    for (const auto& r : t->rows()) {
-      CudaDriverRow row;
-      row.cuda = std::string(t->cell(r, "cuda"));
-      row.release = std::string(t->cell(r, "release"));
-      row.linux_min_driver = Version::parse(t->cell(r, "linux_min_driver"));
-      row.windows_min_driver = Version::parse(t->cell(r, "windows_min_driver"));
-      row.family_min_driver = Version::parse(t->cell(r, "family_min_driver"));
-      out.push_back(std::move(row));
-    }
-    return out;
-  }();
+  static const std::vector<CudaDriverRow> rows =
+      load_rows<CudaDriverRow>("cuda_driver.csv",
+                               {"cuda", "release", "linux_min_driver", "windows_min_driver", "family_min_driver"},
+                               read_cuda_driver);
   return rows;
 }
 
 const std::vector<TorchBuild>& torch_builds() {
-  static const std::vector<TorchBuild> rows = [] {
-    std::vector<TorchBuild> out;
-    auto t = load("torch_builds.csv");
-    if (!t) return out;
-    for (const auto& r : t->rows()) {
-      TorchBuild b;
-      b.torch = std::string(t->cell(r, "torch"));
-      b.released = std::string(t->cell(r, "released"));
-      b.cuda = str(t->cell(r, "cuda"));
-      b.platform = std::string(t->cell(r, "platform"));
-      for (auto a : text::split_ws(t->cell(r, "arch_list"))) b.arch_list.emplace_back(a);
-      b.ptx = str(t->cell(r, "ptx"));
-      b.channel = std::string(t->cell(r, "channel"));
-      out.push_back(std::move(b));
-    }
-    return out;
-  }();
+  static const std::vector<TorchBuild> rows = load_rows<TorchBuild>(
+      "torch_builds.csv", {"torch", "released", "cuda", "platform", "arch_list", "ptx", "channel"}, read_torch_build);
   return rows;
 }
 
 const std::vector<ComputeCapability>& compute_capabilities() {
-  static const std::vector<ComputeCapability> rows = [] {
-    std::vector<ComputeCapability> out;
-    auto t = load("compute_capability.csv");
-    if (!t) return out;
-    for (const auto& r : t->rows())
-      out.push_back(ComputeCapability{std::string(t->cell(r, "cc")), std::string(t->cell(r, "sm")),
-                                      std::string(t->cell(r, "architecture")), std::string(t->cell(r, "vendor_family"))});
-    return out;
-  }();
+  static const std::vector<ComputeCapability> rows = load_rows<ComputeCapability>(
+      "compute_capability.csv", {"cc", "sm", "architecture", "vendor_family"}, read_compute_capability);
   return rows;
 }
 

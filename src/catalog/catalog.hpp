@@ -1,7 +1,9 @@
 #pragma once
 /// Typed views of the curated data tables (data/*.csv, embedded at build time; see data/SOURCES.md).
-/// Loaded once per process; a table that fails to load yields an empty view plus an error string,
-/// so a damaged --data override degrades the report instead of crashing it.
+/// Loaded once per process. Every typed cell is checked as the table is read (versions parse, numbers are
+/// finite and in range, enumerations hold one of their values, required cells are filled), so callers may
+/// trust the fields. A table with a bad cell yields an empty view plus an error in load_errors(); the CLI
+/// checks load_errors() at start-up when --data overrides the tables and stops with exit 2.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -53,7 +55,7 @@ const std::vector<GpuSpec>& gpus();
 const std::vector<CudaDriverRow>& cuda_drivers();
 const std::vector<TorchBuild>& torch_builds();
 const std::vector<ComputeCapability>& compute_capabilities();
-/// Errors met while loading tables ("data/gpus.csv:12: ...").
+/// Errors met while loading the tables ("DIR/torch_builds.csv:5:12: cuda 'cu126' is not a version like 12.8").
 std::vector<std::string> load_errors();
 
 /// The "YYYY-MM-DD" of the newest row in gpus.csv: the catalogue's date, printed with advice.

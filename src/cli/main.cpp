@@ -1,57 +1,93 @@
 // gpuscout: what do I have, can PyTorch use it, how fast is it, what fits, what to buy.
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "advise/advise.hpp"
+#include "catalog/catalog.hpp"
 #include "core/data_files.hpp"
 #include "core/error.hpp"
+#include "plan/catalogue.hpp"
+
+namespace {
+
+using namespace gpuscout;  // NOLINT: this file is the program's entry point
+
+/// With tables from --data DIR or GPUSCOUT_DATA_DIR, every table is read once before any command runs: a bad cell
+/// is the user's input error, named by file, line and column (exit 2), never an empty catalogue met mid-command.
+/// The built-in tables are checked by the tests, so without an override there is nothing to check.
+void check_data_override(const std::string& flag_dir) {
+  const std::string dir = core::data_dir();
+  if (dir.empty()) return;
+  const std::string label = flag_dir.empty() ? "GPUSCOUT_DATA_DIR=" + dir : "--data " + dir;
+  const auto problem = [&]() -> std::optional<std::string> {
+    if (auto ok = core::check_data_dir(dir); !ok) return ok.error().message;
+    if (const auto errors = catalog::load_errors(); !errors.empty()) return errors.front();
+    if (auto models = plan::load_catalogue(); !models) return models.error().message;
+    if (auto offers = advise::load_offers(); !offers) return offers.error().message;
+    if (auto rates = advise::load_rates(); !rates) return rates.error().message;
+    return std::nullopt;
+  }();
+  if (problem) throw UsageError(fmt::format("{}: {}", label, *problem));
+}
+
+/// Where `doctor` goes when no command is named: after the main app's own leading options and the values they take
+/// (as CLI11 declares them, so a new global option needs no edit here), before the first other word.
+/// nullopt when a command is there, or --help/--version asks for the main app's answer.
+std::optional<size_t> default_command_position(const CLI::App& app, const CLI::Option* version,
+                                               const std::vector<std::string>& args) {
+  size_t i = 0;
+  while (i < args.size()) {
+    const std::string& arg = args[i];
+    if (arg.size() < 2 || arg[0] != '-') {
+      for (const auto* sub : app.get_subcommands({}))
+        if (sub->check_name(arg)) return std::nullopt;
+      return i;
+    }
+    const auto eq = arg.find('=');
+    const CLI::Option* opt = app.get_option_no_throw(arg.substr(0, eq));
+    if (!opt) return i;  // a command's option (`gpuscout --json`): the command goes before it
+    if (opt == app.get_help_ptr() || opt == app.get_help_all_ptr() || opt == version) return std::nullopt;
+    i += (eq == std::string::npos && opt->get_items_expected_max() > 0) ? 2 : 1;
+  }
+  return std::min(i, args.size());
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace gpuscout;
   CLI::App app{"gpuscout: your machine for deep learning: what you have, whether PyTorch can use it, how fast it is,\n"
                "what model fits, and what to buy or rent. With no command, runs `doctor`.", "gpuscout"};
-  app.set_version_flag("--version", std::string("gpuscout ") + GPUSCOUT_VERSION);
+  const CLI::Option* version = app.set_version_flag("--version", std::string("gpuscout ") + GPUSCOUT_VERSION);
   cli::GlobalOptions global;
-  app.add_option("--data", global.data_dir, "Directory of data tables (CSV) that replace the built-in ones")
-      ->check(CLI::ExistingDirectory);
+  // The folder is checked with the tables in it (check_data_override), the same way for GPUSCOUT_DATA_DIR.
+  app.add_option("--data", global.data_dir,
+                 "Folder of data tables (CSV) that replace the built-in ones, file by file (also GPUSCOUT_DATA_DIR)");
   app.require_subcommand(0, 1);
   app.fallthrough();
   for (const auto& entry : cli::kCommands) entry.add(app, global);
-  cli::refuse_empty_values(app);  // every option, every command: "--vram ''" is an error, not "not given"
+  cli::refuse_empty_values(app);  // every option, every command: "--vram " is an error, not "not given"
   app.parse_complete_callback([&] {
     if (!global.data_dir.empty()) core::set_data_dir(global.data_dir);
+    check_data_override(global.data_dir);
   });
 
   try {
     // `gpuscout` and `gpuscout --json` mean `gpuscout doctor [...]`.
     std::vector<std::string> args(argv + 1, argv + argc);
-    const bool has_command = [&] {
-      for (const auto& a : args) {
-        if (a.empty() || a[0] == '-') continue;
-        for (const auto* sub : app.get_subcommands({})) {
-          if (sub->check_name(a)) return true;
-        }
-        return false;
-      }
-      return false;
-    }();
-    const bool wants_help_or_version = [&] {
-      for (const auto& a : args)
-        if (a == "-h" || a == "--help" || a == "--version" || a == "--help-all") return true;
-      return false;
-    }();
-    if (!has_command && !wants_help_or_version) {
-      // Keep global options (and their values) before the inserted command name.
-      size_t insert_at = 0;
-      while (insert_at < args.size() && args[insert_at] == "--data") insert_at += 2;
-      args.insert(args.begin() + static_cast<long>(std::min(insert_at, args.size())), "doctor");
-    }
+    if (const auto at = default_command_position(app, version, args))
+      args.insert(args.begin() + static_cast<std::ptrdiff_t>(*at), "doctor");
     std::reverse(args.begin(), args.end());
     app.parse(args);
   } catch (const CLI::ParseError& e) {

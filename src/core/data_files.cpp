@@ -1,10 +1,12 @@
 #include "core/data_files.hpp"
 
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
+#include <filesystem>
+#include <system_error>
 
 #include <fmt/format.h>
+
+#include "core/user_file.hpp"
 
 namespace gpuscout::core {
 namespace {
@@ -33,16 +35,26 @@ Result<csv::Table> load_table(std::string_view name) {
   const std::string dir = data_dir();
   if (!dir.empty()) {
     const std::string path = dir + "/" + std::string(name);
-    std::ifstream in(path, std::ios::binary);
-    if (in) {
-      std::ostringstream buffer;
-      buffer << in.rdbuf();
-      return csv::parse(buffer.str(), path);
+    std::error_code ec;
+    // Only a name that is not there at all falls back to the built-in copy: a FIFO, a folder, a link to
+    // /dev/zero or a dangling link is the user's mistake, reported by read_user_file.
+    if (std::filesystem::exists(std::filesystem::symlink_status(path, ec))) {
+      auto text = read_user_file(path, kDataTableMaxBytes);
+      if (!text) return std::unexpected(text.error());
+      return csv::parse(*text, path);
     }
   }
   for (const auto& file : embedded_data_files())
     if (file.name == name) return csv::parse(file.content, "data/" + std::string(name));
   return fail(fmt::format("data table {} is neither in the data directory '{}' nor built in", name, dir));
+}
+
+Result<void> check_data_dir(const std::string& dir) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(dir, ec);
+  if (!std::filesystem::exists(status)) return fail("no such folder");
+  if (!std::filesystem::is_directory(status)) return fail("not a folder (it must name the folder that holds the tables)");
+  return {};
 }
 
 }  // namespace gpuscout::core

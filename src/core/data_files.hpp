@@ -1,6 +1,7 @@
 #pragma once
 /// The curated tables of data/ are embedded in the binary at build time; `--data DIR`
 /// (or GPUSCOUT_DATA_DIR) replaces them with files on disk, file by file.
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,8 +24,15 @@ void set_data_dir(std::string dir);
 /// The override directory in force: set_data_dir(), else $GPUSCOUT_DATA_DIR, else "".
 std::string data_dir();
 
-/// Loads and parses a data table ("gpus.csv"): from the override directory when it has the file,
-/// else from the embedded copy. The error names the file and line.
+/// The largest override table read: the built-in ones are well under 100 KiB.
+inline constexpr std::uintmax_t kDataTableMaxBytes = 16ull << 20;
+
+/// Loads and parses a data table ("gpus.csv"): from the override directory when it has an entry of that
+/// name (which must then be a regular file of at most kDataTableMaxBytes), else from the embedded copy.
+/// Errors name the file, line and column.
 Result<csv::Table> load_table(std::string_view name);
+
+/// Fails unless `dir` is an existing folder: "no such folder", "not a folder (...)" (the caller names DIR).
+Result<void> check_data_dir(const std::string& dir);
 
 }  // namespace gpuscout::core

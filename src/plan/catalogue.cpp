@@ -43,6 +43,55 @@ size_t distance(std::string_view a, std::string_view b) {
 
 }  // namespace
 
+namespace {
+
+/// The config.json a models.csv row stands for; problems with its cells are left in `cells`.
+nlohmann::json row_config(const csv::Table& table, const csv::Row& row, csv::CellReader& cells, const std::string& name) {
+  nlohmann::json config = nlohmann::json::object();
+  config["model_type"] = cells.text("model_type", csv::Need::required);
+  config["_name_or_path"] = name;
+  // shape_from_config checks the sizes against each other; here each must be a plain whole number.
+  for (const auto& column : kConfigColumns)
+    if (auto v = cells.whole(column, 1, 1ull << 40)) config[column] = *v;
+  const auto tie = cells.text("tie_word_embeddings");
+  if (!tie.empty() && tie != "true" && tie != "false") cells.fail("tie_word_embeddings", "is not true, false or empty");
+  if (!tie.empty()) config["tie_word_embeddings"] = (tie == "true");
+  for (auto kv : text::split(table.cell(row, "extra"), ';')) {
+    kv = text::trim(kv);
+    if (kv.empty()) continue;
+    const auto eq = kv.find('=');
+    if (eq == std::string_view::npos) {
+      cells.fail("extra", fmt::format("has '{}', which is not key=value", kv));
+      break;
+    }
+    config[std::string(text::trim(kv.substr(0, eq)))] = cell_value(text::trim(kv.substr(eq + 1)));
+  }
+  return config;
+}
+
+Result<CatalogueEntry> read_entry(const csv::Table& table, const csv::Row& row) {
+  csv::CellReader cells(table, row);
+  CatalogueEntry e;
+  e.name = cells.text("name", csv::Need::required);
+  const std::string aliases = cells.text("aliases");  // split() returns views into it
+  for (auto a : text::split(aliases, ';'))
+    if (!text::trim(a).empty()) e.aliases.emplace_back(text::trim(a));
+  e.hf_id = cells.text("hf_id");
+  e.source = cells.text("source");
+  e.date = cells.date("date");
+  e.published_params = cells.whole("params", 1, 1ull << 50, csv::Need::required).value_or(0);
+  const auto config = row_config(table, row, cells, e.name);
+  if (auto ok = cells.result(); !ok) return std::unexpected(ok.error());
+  auto read = shape_from_config(config, table.where(row, ""));
+  if (!read) return std::unexpected(read.error());
+  e.shape = std::move(read->shape);
+  e.shape.name = e.name;
+  e.shape.source = e.source;
+  return e;
+}
+
+}  // namespace
+
 Result<std::vector<CatalogueEntry>> load_catalogue() {
   auto table = core::load_table("models.csv");
   if (!table) return std::unexpected(table.error());
@@ -50,46 +99,12 @@ Result<std::vector<CatalogueEntry>> load_catalogue() {
                                        "extra", "params", "source", "date"};
   required.insert(required.end(), kConfigColumns.begin(), kConfigColumns.end());
   if (auto ok = table->require_columns(required); !ok) return std::unexpected(ok.error());
-
+  if (table->rows().empty()) return fail(fmt::format("{}: the table has a header line but no rows", table->source()));
   std::vector<CatalogueEntry> entries;
   for (const auto& row : table->rows()) {
-    const std::string where = fmt::format("{} line {}", table->source(), row.line);
-    CatalogueEntry e;
-    e.name = std::string(table->cell(row, "name"));
-    for (auto a : text::split(table->cell(row, "aliases"), ';'))
-      if (!text::trim(a).empty()) e.aliases.emplace_back(text::trim(a));
-    e.hf_id = std::string(table->cell(row, "hf_id"));
-    e.source = std::string(table->cell(row, "source"));
-    e.date = std::string(table->cell(row, "date"));
-    const auto params = text::parse_uint(table->cell(row, "params"));
-    if (!params || *params == 0) return fail(fmt::format("{}: params is not a positive whole number", where));
-    e.published_params = *params;
-
-    nlohmann::json config = nlohmann::json::object();
-    config["model_type"] = std::string(table->cell(row, "model_type"));
-    config["_name_or_path"] = e.name;
-    for (const auto& column : kConfigColumns) {
-      const auto cell = table->cell(row, column);
-      if (cell.empty()) continue;
-      const auto v = text::parse_uint(cell);
-      if (!v) return fail(fmt::format("{}: {} '{}' is not a whole number", where, column, cell));
-      config[column] = *v;
-    }
-    const auto tie = table->cell(row, "tie_word_embeddings");
-    if (!tie.empty()) config["tie_word_embeddings"] = (tie == "true");
-    for (auto kv : text::split(table->cell(row, "extra"), ';')) {
-      kv = text::trim(kv);
-      if (kv.empty()) continue;
-      const auto eq = kv.find('=');
-      if (eq == std::string_view::npos) return fail(fmt::format("{}: extra '{}' is not key=value", where, kv));
-      config[std::string(text::trim(kv.substr(0, eq)))] = cell_value(text::trim(kv.substr(eq + 1)));
-    }
-    auto read = shape_from_config(config, where);
-    if (!read) return std::unexpected(read.error());
-    e.shape = std::move(read->shape);
-    e.shape.name = e.name;
-    e.shape.source = e.source;
-    entries.push_back(std::move(e));
+    auto entry = read_entry(*table, row);
+    if (!entry) return std::unexpected(entry.error());
+    entries.push_back(std::move(*entry));
   }
   return entries;
 }

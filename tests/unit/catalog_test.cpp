@@ -1,8 +1,12 @@
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
+
 #include "catalog/catalog.hpp"
 #include "catalog/gpu_match.hpp"
 #include "core/csv.hpp"
+#include "core/data_files.hpp"
 #include "core/version.hpp"
 
 using namespace gpuscout;
@@ -215,4 +219,81 @@ TEST(GpuMatch, DidYouMean) {
   EXPECT_TRUE(catalog::closest_gpu_names("").empty());
   EXPECT_NE(catalog::did_you_mean("RTX 4909").find("did you mean: GeForce RTX 4090"), std::string::npos);
   EXPECT_EQ(catalog::did_you_mean("Definitely Not A GPU 9000"), "");
+}
+
+// A --data override with one bad cell: the whole table is refused with file:line:column, never half-read. Each
+// case runs in a child (a death test) because the tables are loaded once per process.
+namespace {
+
+std::string override_dir_with(const std::string& table, const std::string& header, const std::string& row) {
+  char pattern[] = "/tmp/gpuscout-catalog-XXXXXX";
+  const std::string dir = ::mkdtemp(pattern) ? pattern : "/tmp";
+  std::FILE* f = std::fopen((dir + "/" + table).c_str(), "w");
+  if (f) {
+    std::fputs((header + "\n" + row + "\n").c_str(), f);
+    std::fclose(f);
+  }
+  return dir;
+}
+
+/// Loads the tables from `dir` in this (child) process; exits 0 when `table_is_empty` and the first error is `want`.
+[[noreturn]] void expect_refused(const std::string& dir, const std::string& want, bool (*table_is_empty)()) {
+  core::set_data_dir(dir);
+  const auto errors = catalog::load_errors();
+  const bool ok = !errors.empty() && errors.front() == want && table_is_empty();
+  if (!ok) std::fprintf(stderr, "got: %s\n", errors.empty() ? "(no error)" : errors.front().c_str());
+  std::_Exit(ok ? 0 : 1);
+}
+
+}  // namespace
+
+TEST(TablesOverride, BadTorchCellsRefuseTheTable) {
+  // The child starts afresh (re-executed), not as a fork of a process whose tables earlier tests loaded.
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const std::string header = "torch,released,cuda,platform,arch_list,ptx,channel,python_min,python_max,source,date";
+  const std::pair<const char*, const char*> cases[] = {
+      {"2.7,2025-04,cu126,linux-x86_64,8.0,,stable,3.9,3.13,s,2026-11-29", "2:13: cuda 'cu126' is not a version like 12.8"},
+      {"2.7,2025-04,-1,linux-x86_64,8.0,,stable,3.9,3.13,s,2026-11-29", "2:13: cuda '-1' is not a version like 12.8"},
+      {"2.7,2025-04,inf,linux-x86_64,8.0,,stable,3.9,3.13,s,2026-11-29", "2:13: cuda 'inf' is not a version like 12.8"},
+      {"abc,2025-04,12.8,linux-x86_64,8.0,,stable,3.9,3.13,s,2026-11-29", "2:1: torch 'abc' is not a version like 2.7"},
+      {"2.7,2025-04,12.8,linux-x86_64,8.0 x,,stable,3.9,3.13,s,2026-11-29",
+       "2:31: arch_list '8.0 x' has 'x', which is not a compute capability like 8.6"},
+      {"2.7,2025-04,12.8,linux-x86_64,,,stable,3.9,3.13,s,2026-11-29",
+       "2:31: arch_list is empty, but a CUDA build needs the capabilities it ships"},
+      {"2.7,2025-04,12.8,linux,8.0,,stable,3.9,3.13,s,2026-11-29",
+       "2:18: platform 'linux' is not one of linux-x86_64, linux-aarch64, windows-x86_64"},
+      {"2.7,April,12.8,linux-x86_64,8.0,,stable,3.9,3.13,s,2026-11-29",
+       "2:5: released 'April' is not a date like 2025-04 or 2025-04-23"},
+  };
+  for (const auto& [row, where] : cases) {
+    const auto dir = override_dir_with("torch_builds.csv", header, row);
+    EXPECT_EXIT(expect_refused(dir, dir + "/torch_builds.csv:" + where, [] { return catalog::torch_builds().empty(); }),
+                ::testing::ExitedWithCode(0), "")
+        << row;
+  }
+}
+
+TEST(TablesOverride, BadGpuAndDriverCellsRefuseTheirTable) {
+  // The child starts afresh (re-executed), not as a fork of a process whose tables earlier tests loaded.
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const auto drivers = override_dir_with("cuda_driver.csv",
+                                         "cuda,release,linux_min_driver,windows_min_driver,family_min_driver,source,date",
+                                         "12.8,GA,570.x,,,s,2026-11-29");
+  EXPECT_EXIT(expect_refused(drivers, drivers + "/cuda_driver.csv:2:9: linux_min_driver '570.x' is not a version like 570.26",
+                             [] { return catalog::cuda_drivers().empty(); }),
+              ::testing::ExitedWithCode(0), "");
+  const auto caps = override_dir_with("compute_capability.csv", "cc,sm,architecture,vendor_family,notes,source,date",
+                                      "8.6,sm_86,,GeForce,n,s,2026-11-29");
+  EXPECT_EXIT(expect_refused(caps, caps + "/compute_capability.csv:2:11: architecture is empty; it must be filled in",
+                             [] { return catalog::compute_capabilities().empty(); }),
+              ::testing::ExitedWithCode(0), "");
+  const auto short_header = override_dir_with("gpus.csv", "vendor,name", "nvidia,X");
+  EXPECT_EXIT(expect_refused(short_header, short_header + "/gpus.csv:1:1: missing column(s) aliases, architecture, "
+                             "compute_capability, memory_bytes, memory_bandwidth_gbs, fp32_tflops, "
+                             "fp16_tensor_tflops_dense, bf16_tensor_tflops_dense, fp16_accumulate, "
+                             "fp8_tensor_tflops_dense, tdp_w, launch_year, launch_price_usd, street_price_usd, "
+                             "street_price_date, form_factor, pci_ids, sms, boost_clock_mhz, l2_bytes, pcie_gen, "
+                             "pcie_width, software_support, source, date in the header line",
+                             [] { return catalog::gpus().empty(); }),
+              ::testing::ExitedWithCode(0), "");
 }
