@@ -4,10 +4,13 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdio_ext.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -27,7 +30,76 @@ void close_fd(int& fd) {
   fd = -1;
 }
 
+constexpr long long kPollSliceMs = 50;
+
 bool make_pipe(int fds[2]) { return ::pipe2(fds, O_CLOEXEC) == 0; }
+
+// spawn() and fork_call() make each child the leader of its own process group, so one signal to the group
+// reaches whatever it started (python's multiprocessing, a driver's helper). Falls back to the leader alone
+// where the group cannot be signalled.
+void kill_group(pid_t pid) {
+  if (::kill(-pid, SIGKILL) != 0) ::kill(pid, SIGKILL);
+}
+
+// Whether the leader has ended, without reaping it: while it is an unreaped zombie its pid (and so its
+// group id) cannot be reused, which keeps kill_group() from reaching a stranger.
+bool leader_exited(pid_t pid) {
+  siginfo_t info{};
+  if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) != 0) return errno == ECHILD;
+  return info.si_pid == pid;
+}
+
+// Waits for the leader and returns its wait status.
+int reap(pid_t pid) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  return status;
+}
+
+// The forked side of fork_call: own process group, the payload on a descriptor above 2 that nothing else
+// writes to, and fd 1 and fd 2 on the error pipe, so a library's printf can neither reach the user's
+// terminal nor corrupt the payload.
+[[noreturn]] void run_forked_child(const std::function<std::string()>& call, pid_t parent, const int out[2],
+                                   const int err[2]) {
+  ::setpgid(0, 0);
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(4);  // the parent died before the line above took effect
+  // The parent's unflushed stdio output was copied by fork; printing it again here would duplicate it.
+  __fpurge(stdout);
+  __fpurge(stderr);
+  const int payload_fd = ::fcntl(out[1], F_DUPFD_CLOEXEC, 3);
+  if (payload_fd < 0) ::_exit(4);
+  if (const int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC); null_fd >= 0) {
+    ::dup2(null_fd, 0);
+    if (null_fd > 2) ::close(null_fd);
+  }
+  ::dup2(err[1], 1);
+  ::dup2(err[1], 2);
+  for (int fd : {out[0], err[0], out[1], err[1]})
+    if (fd > 2) ::close(fd);
+  std::string payload;
+  int code = 0;
+  try {
+    payload = call();
+  } catch (const std::exception& e) {
+    payload = std::string("exception: ") + e.what();
+    code = 3;
+  } catch (...) {
+    payload = "exception: unknown";
+    code = 3;
+  }
+  size_t written = 0;
+  while (written < payload.size()) {
+    const ssize_t n = ::write(payload_fd, payload.data() + written, payload.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    written += static_cast<size_t>(n);
+  }
+  std::fflush(stdout);
+  std::fflush(stderr);
+  // _exit: the parent's atexit handlers and static destructors must not run twice.
+  ::_exit(code);
+}
 
 }  // namespace
 
@@ -48,32 +120,34 @@ Child& Child::operator=(Child&& other) noexcept {
 
 Child::~Child() {
   if (pid_ > 0) {
-    ::kill(pid_, SIGKILL);
-    int status = 0;
-    ::waitpid(pid_, &status, 0);
+    kill_group(pid_);
+    reap(pid_);
     pid_ = -1;
   }
   close_fd(out_fd_);
   close_fd(err_fd_);
 }
 
-ProcessResult Child::wait() {
-  ProcessResult result;
-  if (pid_ <= 0) return result;
+bool Child::drain_until_closed(ProcessResult& result) {
+  bool leader_done = false;
   while (out_fd_ >= 0 || err_fd_ >= 0) {
     const auto now = std::chrono::steady_clock::now();
-    if (now >= deadline_) {
-      result.timed_out = true;
-      break;
+    if (now >= deadline_) return false;
+    if (!leader_done && leader_exited(pid_)) {
+      // The leader is done; what it started and left holding our pipes would keep us waiting until the
+      // deadline. Its output is already in the pipes.
+      leader_done = true;
+      kill_group(pid_);
     }
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - now).count();
     pollfd fds[2];
     nfds_t n = 0;
     if (out_fd_ >= 0) fds[n++] = pollfd{out_fd_, POLLIN, 0};
     if (err_fd_ >= 0) fds[n++] = pollfd{err_fd_, POLLIN, 0};
-    const int rc = ::poll(fds, n, static_cast<int>(std::min<long long>(left, 1000)) + 1);
+    // Short slices, so a leader that exits while a helper keeps the pipes open is noticed promptly.
+    const int rc = ::poll(fds, n, static_cast<int>(std::min<long long>(left, kPollSliceMs)) + 1);
     if (rc < 0 && errno == EINTR) continue;
-    if (rc < 0) break;
+    if (rc < 0) return true;
     for (nfds_t i = 0; i < n; ++i) {
       if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
       char buffer[65536];
@@ -87,29 +161,26 @@ ProcessResult Child::wait() {
       }
     }
   }
-  int status = 0;
-  if (result.timed_out) {
-    ::kill(pid_, SIGKILL);
-    ::waitpid(pid_, &status, 0);
-    result.signal = SIGKILL;
-  } else {
-    // Output closed: the child is exiting; give it until the deadline to be reaped.
-    while (true) {
-      const pid_t done = ::waitpid(pid_, &status, WNOHANG);
-      if (done == pid_) break;
-      if (done < 0 && errno != EINTR) break;
-      if (std::chrono::steady_clock::now() >= deadline_) {
-        result.timed_out = true;
-        ::kill(pid_, SIGKILL);
-        ::waitpid(pid_, &status, 0);
-        break;
-      }
-      ::usleep(500);
-    }
-    if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
-    if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
+  return true;
+}
+
+ProcessResult Child::wait() {
+  ProcessResult result;
+  if (pid_ <= 0) return result;
+  // A leader that ended in time is not a timeout, even if something that left its group kept the pipes open.
+  result.timed_out = !drain_until_closed(result) && !leader_exited(pid_);
+  // Output closed: the leader is exiting; give it until the deadline to end.
+  while (!result.timed_out && !leader_exited(pid_)) {
+    if (std::chrono::steady_clock::now() >= deadline_) result.timed_out = true;
+    else ::usleep(500);
   }
+  // Past the deadline the whole group goes; after a normal end, whatever it left running in its group
+  // (a daemon that closed its pipes) goes too: a probe's helpers never outlive it.
+  kill_group(pid_);
+  const int status = reap(pid_);
   pid_ = -1;
+  if (WIFEXITED(status) && !result.timed_out) result.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
   close_fd(out_fd_);
   close_fd(err_fd_);
   return result;
@@ -203,32 +274,15 @@ Result<Child> fork_call(const std::function<std::string()>& call, std::chrono::m
     ::close(out[1]);
     return fail(fmt::format("pipe: {}", std::strerror(errno)));
   }
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
     for (int fd : {out[0], out[1], err[0], err[1]}) ::close(fd);
     return fail(fmt::format("fork: {}", std::strerror(errno)));
   }
-  if (pid == 0) {
-    ::close(out[0]);
-    ::close(err[0]);
-    std::string payload;
-    int code = 0;
-    try {
-      payload = call();
-    } catch (const std::exception& e) {
-      payload = std::string("exception: ") + e.what();
-      code = 3;
-    }
-    size_t written = 0;
-    while (written < payload.size()) {
-      const ssize_t n = ::write(out[1], payload.data() + written, payload.size() - written);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      written += static_cast<size_t>(n);
-    }
-    // _exit: the parent's atexit handlers and static destructors must not run twice.
-    ::_exit(code);
-  }
+  if (pid == 0) run_forked_child(call, parent, out, err);
+  // Also here, so a kill of the group right after fork cannot miss a child that has not run yet.
+  ::setpgid(pid, pid);
   ::close(out[1]);
   ::close(err[1]);
   Child child;

@@ -1,10 +1,14 @@
 #include "os/system.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/random.h>
 #include <sys/statvfs.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -15,6 +19,7 @@
 #include <fmt/format.h>
 
 #include "core/text.hpp"
+#include "os/write_target.hpp"
 
 namespace gpuscout::os {
 namespace {
@@ -31,6 +36,13 @@ std::string& sysroot_storage() {
 
 std::string under_root(const std::string& path) { return sysroot_storage() + path; }
 
+struct FdCloser {
+  int fd;
+  ~FdCloser() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
 }  // namespace
 
 const std::string& sysroot() { return sysroot_storage(); }
@@ -40,16 +52,25 @@ void set_sysroot(std::string prefix) {
 }
 
 Result<std::string> read_file(const std::string& path, size_t max_bytes) {
-  std::ifstream in(under_root(path), std::ios::binary);
-  if (!in) return fail(fmt::format("{}: {}", path, std::strerror(errno ? errno : ENOENT)));
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it before any read.
+  const int fd = ::open(under_root(path).c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return fail(fmt::format("{}: {}", path, std::strerror(errno)));
+  const FdCloser closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return fail(fmt::format("{}: {}", path, std::strerror(errno)));
+  if (S_ISDIR(st.st_mode)) return fail(fmt::format("{}: is a folder, not a file", path));
+  if (!S_ISREG(st.st_mode)) return fail(fmt::format("{}: not a regular file (a device, FIFO or socket)", path));
+  // sysfs and procfs files say 0 or 4096 bytes whatever they hold: read to EOF, bounded by max_bytes.
   std::string data;
   char buffer[8192];
-  while (in) {
-    in.read(buffer, sizeof buffer);
-    data.append(buffer, static_cast<size_t>(in.gcount()));
+  while (true) {
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) return fail(fmt::format("{}: read error: {}", path, std::strerror(errno)));
+    if (got == 0) break;
+    data.append(buffer, static_cast<size_t>(got));
     if (data.size() > max_bytes) return fail(fmt::format("{}: larger than {} bytes", path, max_bytes));
   }
-  if (in.bad()) return fail(fmt::format("{}: read error", path));
   return data;
 }
 
@@ -138,22 +159,82 @@ std::string machine_arch() {
 }  // namespace gpuscout::os
 
 namespace gpuscout::os {
-Result<void> write_file_atomic(const std::string& path, std::string_view content) {
-  const std::string tmp = path + ".tmp-gpuscout-" + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return fail(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
-    out.write(content.data(), static_cast<std::streamsize>(content.size()));
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      return fail(fmt::format("{}: write failed: {}", path, std::strerror(errno)));
-    }
+namespace {
+
+// Where the bytes go (the target, or the regular file a link points to) and the permissions to keep.
+struct WriteTarget {
+  std::string path;
+  std::optional<mode_t> mode;
+};
+
+// check_write_target refuses folders, devices, FIFOs and a missing folder; this adds what the rename needs.
+Result<WriteTarget> resolve_write_target(const std::string& path) {
+  if (auto ok = check_write_target(path); !ok) return std::unexpected(ok.error());
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return WriteTarget{path, std::nullopt};  // a new file
+  if (!S_ISLNK(st.st_mode)) return WriteTarget{path, st.st_mode & 07777};
+  char* real = ::realpath(path.c_str(), nullptr);
+  if (!real || ::stat(real, &st) != 0 || !S_ISREG(st.st_mode)) {
+    std::free(real);
+    return fail(fmt::format("{}: a link that leads to no file; gpuscout does not create files through links", path));
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int e = errno;
-    std::remove(tmp.c_str());
-    return fail(fmt::format("{}: cannot write: {}", path, std::strerror(e)));
+  std::string target = real;
+  std::free(real);
+  return WriteTarget{target, st.st_mode & 07777};
+}
+
+uint64_t random_u64() {
+  uint64_t value = 0;
+  if (::getrandom(&value, sizeof value, GRND_NONBLOCK) == static_cast<ssize_t>(sizeof value)) return value;
+  // No entropy yet (early boot): still unpredictable enough with O_EXCL refusing any existing name.
+  return static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+         (static_cast<uint64_t>(::getpid()) << 40);
+}
+
+struct Temporary {
+  int fd = -1;
+  std::string path;
+};
+
+// Created beside the target, exclusively: O_EXCL with a random name never opens an existing file or follows
+// a planted link (O_CREAT|O_EXCL fails on a symlink, whatever it points to).
+Result<Temporary> create_temporary(const std::string& target) {
+  for (int attempt = 0; attempt < 16; ++attempt) {
+    std::string tmp = fmt::format("{}.tmp-gpuscout-{:016x}", target, random_u64());
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd >= 0) return Temporary{fd, std::move(tmp)};
+    if (errno != EEXIST) return fail(std::strerror(errno));
+  }
+  return fail("no free temporary name");
+}
+
+Result<void> write_all(int fd, std::string_view content) {
+  size_t written = 0;
+  while (written < content.size()) {
+    const ssize_t n = ::write(fd, content.data() + written, content.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return fail(std::strerror(n < 0 ? errno : EIO));
+    written += static_cast<size_t>(n);
+  }
+  // On disk before the rename, so a crash leaves the old file or the new one, never an empty one.
+  if (::fsync(fd) != 0 && errno != EINVAL) return fail(std::strerror(errno));
+  return {};
+}
+
+}  // namespace
+
+Result<void> write_file_atomic(const std::string& path, std::string_view content) {
+  auto target = resolve_write_target(path);
+  if (!target) return std::unexpected(target.error());
+  auto tmp = create_temporary(target->path);
+  if (!tmp) return fail(fmt::format("{}: cannot write: {}", path, tmp.error().message));
+  if (target->mode) (void)::fchmod(tmp->fd, *target->mode);  // keep the old file's permissions
+  auto wrote = write_all(tmp->fd, content);
+  if (::close(tmp->fd) != 0 && wrote) wrote = fail(std::strerror(errno));
+  if (wrote && std::rename(tmp->path.c_str(), target->path.c_str()) != 0) wrote = fail(std::strerror(errno));
+  if (!wrote) {
+    ::unlink(tmp->path.c_str());
+    return fail(fmt::format("{}: cannot write: {}", path, wrote.error().message));
   }
   return {};
 }

@@ -48,8 +48,16 @@ std::string machine_arch();
 }  // namespace gpuscout::os
 
 namespace gpuscout::os {
-/// Writes a file all-or-nothing: to a temporary beside it, then rename(2). A failure (or Ctrl-C)
-/// never leaves a half-written file at `path`. Not under the sysroot: this is the user's file.
+/// Writes a file all-or-nothing: to a temporary beside it, fsync, then rename(2). A failure (or Ctrl-C)
+/// never leaves a half-written file at `path`, and a failure removes the temporary. Not under the sysroot:
+/// this is the user's file.
+/// - Only regular files are replaced: a folder, device (/dev/full), FIFO or socket at `path` is an error and
+///   stays as it is. A missing folder is an error naming it.
+/// - The temporary ("PATH.tmp-gpuscout-<random>") is created with O_CREAT|O_EXCL|O_NOFOLLOW, so a file or
+///   link planted under a guessed name is never opened or followed.
+/// - A symbolic link to a regular file is written through: the file it points to is replaced (the temporary
+///   lives in that file's folder) and the link stays. A link to nothing is an error.
+/// - An existing file keeps its permission bits; a new one gets 0666 less the umask.
 Result<void> write_file_atomic(const std::string& path, std::string_view content);
 /// The current time as ISO 8601 UTC ("2026-11-29T23:35:04Z"), the form every saved document uses.
 std::string utc_now_iso8601();
