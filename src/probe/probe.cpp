@@ -13,15 +13,76 @@
 #include "inventory/json.hpp"
 #include "os/process.hpp"
 #include "os/system.hpp"
+#include "probe/child_error.hpp"
 #include "probe/sources.hpp"
 
 namespace gpuscout::probe {
 namespace {
 
-std::string child_failure(const os::ProcessResult& r, std::chrono::milliseconds timeout) {
-  if (r.timed_out) return fmt::format("no answer within {:.1f} s: the driver is hung (killed the probe)", static_cast<double>(timeout.count()) / 1000.0);
-  if (r.signal) return fmt::format("the probe crashed inside the driver library (signal {})", r.signal);
-  return fmt::format("the probe failed (exit code {})", r.exit_code);
+const ChildRole kNvmlRole{"nvml", "nvmlInit_v2", "the NVML probe", "the NVIDIA driver is hung (nvidia-smi would hang too)"};
+const ChildRole kCudaRole{"cuda", "cuInit", "the CUDA probe", "the NVIDIA driver is hung"};
+
+std::string python_executable(const Options& options) {
+  if (!options.python_executable.empty()) return options.python_executable;
+  const char* env = std::getenv("GPUSCOUT_PYTHON");
+  return env && *env ? env : "python3";
+}
+
+std::chrono::milliseconds python_timeout(const Options& options) {
+  if (const char* t = std::getenv("GPUSCOUT_PYTHON_TIMEOUT")) {
+    char* end = nullptr;
+    const double seconds = std::strtod(t, &end);
+    if (end != t && seconds > 0 && seconds < 3600) return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+  }
+  return options.python_timeout;
+}
+
+std::optional<os::Child> start_python(const Options& options, Inventory& inv) {
+  inv.python.probed = true;
+  const std::string exe = python_executable(options);
+  auto child = os::spawn({exe, "-c", std::string(python_probe_script())}, python_timeout(options));
+  if (child) return std::move(*child);
+  inv.python.error = ProbeError{"python", exe, child.error().message, std::nullopt};
+  return std::nullopt;
+}
+
+// A driver child's answer: its JSON on success, else its failure as the section's error. `read` fills the
+// section from the JSON and returns the section's own error slot, which gets the child's stderr appended.
+template <typename Read>
+void collect_driver_child(Result<os::Child>& child, const ChildRole& role, std::chrono::milliseconds timeout,
+                          std::optional<ProbeError>& error, bool& timed_out, bool& library_found, Read read) {
+  if (!child) {
+    error = ProbeError{role.source, "fork", child.error().message, std::nullopt};
+    return;
+  }
+  const auto r = child->wait();
+  if (auto failed = child_failure(role, r, timeout)) {
+    timed_out = r.timed_out;
+    library_found = true;  // it got far enough to hang or crash
+    error = std::move(failed);
+    return;
+  }
+  try {
+    read(nlohmann::json::parse(r.out));
+  } catch (const nlohmann::json::exception& e) {
+    error = ProbeError{role.source, "probe child", "unreadable result: " + child_output_excerpt(e.what()), std::nullopt};
+  }
+  if (error) add_child_output(*error, r);
+}
+
+void collect_python(os::Child& child, const Options& options, Inventory& inv) {
+  const auto r = child.wait();
+  const std::string exe = python_executable(options);
+  const ChildRole role{"python", exe, exe, "import torch hung?"};
+  if (!r.timed_out) parse_python_probe_output(r.out, inv.python, inv.torch);
+  // A Python that printed its facts and then crashed on the way out still told us what it has.
+  if (inv.python.version && !r.timed_out) return;
+  if (auto failed = child_failure(role, r, python_timeout(options))) {
+    inv.python.timed_out = r.timed_out;
+    inv.python.error = std::move(failed);
+  } else if (inv.python.error) {
+    add_child_output(*inv.python.error, r);
+  }
 }
 
 }  // namespace
@@ -34,23 +95,7 @@ Inventory collect(const Options& options) {
 
   // 1. Children first, so they run while we read files.
   std::optional<os::Child> python_child;
-  if (options.python) {
-    inv.python.probed = true;
-    std::string exe = options.python_executable;
-    if (exe.empty()) {
-      const char* env = std::getenv("GPUSCOUT_PYTHON");
-      exe = env && *env ? env : "python3";
-    }
-    auto python_timeout = options.python_timeout;
-    if (const char* t = std::getenv("GPUSCOUT_PYTHON_TIMEOUT")) {
-      char* end = nullptr;
-      const double seconds = std::strtod(t, &end);
-      if (end != t && seconds > 0 && seconds < 3600) python_timeout = std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
-    }
-    auto child = os::spawn({exe, "-c", std::string(python_probe_script())}, python_timeout);
-    if (child) python_child = std::move(*child);
-    else inv.python.error = ProbeError{"python", exe, child.error().message, std::nullopt};
-  }
+  if (options.python) python_child = start_python(options, inv);
   auto nvml_child = os::fork_call([] {
     auto report = probe_nvml();
     return nlohmann::json{{"info", report.info}, {"gpus", report.gpus}}.dump();
@@ -70,59 +115,19 @@ Inventory collect(const Options& options) {
 
   // 3. Drivers.
   NvmlReport nvml;
-  if (nvml_child) {
-    const auto r = nvml_child->wait();
-    if (r.exit_code == 0 && !r.timed_out) {
-      try {
-        auto doc = nlohmann::json::parse(r.out);
-        doc.at("info").get_to(nvml.info);
-        doc.at("gpus").get_to(nvml.gpus);
-      } catch (const nlohmann::json::exception& e) {
-        nvml.info.error = ProbeError{"nvml", "probe child", std::string("unreadable result: ") + e.what(), std::nullopt};
-      }
-    } else {
-      nvml.info.timed_out = r.timed_out;
-      nvml.info.library_found = true;  // it got far enough to hang or crash
-      nvml.info.error = ProbeError{"nvml", "nvmlInit_v2", child_failure(r, options.driver_timeout), std::nullopt};
-    }
-  } else {
-    nvml.info.error = ProbeError{"nvml", "fork", nvml_child.error().message, std::nullopt};
-  }
-  if (cuda_child) {
-    const auto r = cuda_child->wait();
-    if (r.exit_code == 0 && !r.timed_out) {
-      try {
-        nlohmann::json::parse(r.out).get_to(inv.cuda);
-      } catch (const nlohmann::json::exception& e) {
-        inv.cuda.error = ProbeError{"cuda", "probe child", std::string("unreadable result: ") + e.what(), std::nullopt};
-      }
-    } else {
-      inv.cuda.timed_out = r.timed_out;
-      inv.cuda.library_found = true;
-      inv.cuda.error = ProbeError{"cuda", "cuInit", child_failure(r, options.driver_timeout), std::nullopt};
-    }
-  } else {
-    inv.cuda.error = ProbeError{"cuda", "fork", cuda_child.error().message, std::nullopt};
-  }
+  collect_driver_child(nvml_child, kNvmlRole, options.driver_timeout, nvml.info.error, nvml.info.timed_out,
+                       nvml.info.library_found, [&](const nlohmann::json& doc) {
+                         doc.at("info").get_to(nvml.info);
+                         doc.at("gpus").get_to(nvml.gpus);
+                       });
+  collect_driver_child(cuda_child, kCudaRole, options.driver_timeout, inv.cuda.error, inv.cuda.timed_out,
+                       inv.cuda.library_found, [&](const nlohmann::json& doc) { doc.get_to(inv.cuda); });
   inv.nvidia = nvml.info;
   probe_nvidia_module(inv.nvidia);
   join_gpus(inv, nvml);
 
   // 4. Python.
-  if (python_child) {
-    const auto r = python_child->wait();
-    if (r.timed_out) {
-      inv.python.timed_out = true;
-      inv.python.error = ProbeError{"python", "import torch",
-                                    "no answer within the time limit (import torch hung?)",
-                                    std::nullopt};
-    } else {
-      parse_python_probe_output(r.out, inv.python, inv.torch);
-      if (!inv.python.version && !inv.python.error)
-        inv.python.error = ProbeError{"python", "python3", fmt::format("exited with code {}: {}", r.exit_code, r.err.substr(0, 300)),
-                                      std::nullopt};
-    }
-  }
+  if (python_child) collect_python(*python_child, options, inv);
   inv.probe_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return inv;
 }
