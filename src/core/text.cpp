@@ -83,20 +83,23 @@ std::optional<std::vector<int>> parse_cpu_list(std::string_view s) {
   s = trim(s);
   std::vector<int> cpus;
   if (s.empty()) return cpus;
+  // Counted before anything is stored, so a hostile list ("0-65535,0-65535,..." over 64 KB) costs one pass
+  // over its text, not gigabytes.
+  std::vector<std::pair<long long, long long>> ranges;
+  long long total = 0;
   for (auto part : split(s, ',')) {
     part = trim(part);
     const auto dash = part.find('-');
-    if (dash == std::string_view::npos) {
-      const auto v = parse_int(part);
-      if (!v || *v < 0 || *v > 65535) return std::nullopt;
-      cpus.push_back(static_cast<int>(*v));
-    } else {
-      const auto lo = parse_int(part.substr(0, dash));
-      const auto hi = parse_int(part.substr(dash + 1));
-      if (!lo || !hi || *lo < 0 || *hi < *lo || *hi > 65535) return std::nullopt;
-      for (long long c = *lo; c <= *hi; ++c) cpus.push_back(static_cast<int>(c));
-    }
+    const auto lo = parse_int(part.substr(0, dash));
+    const auto hi = dash == std::string_view::npos ? lo : parse_int(part.substr(dash + 1));
+    if (!lo || !hi || *lo < 0 || *hi < *lo || *hi >= kMaxCpus) return std::nullopt;
+    total += *hi - *lo + 1;
+    if (total > kMaxCpus) return std::nullopt;
+    ranges.emplace_back(*lo, *hi);
   }
+  cpus.reserve(static_cast<size_t>(total));
+  for (const auto& [lo, hi] : ranges)
+    for (long long c = lo; c <= hi; ++c) cpus.push_back(static_cast<int>(c));
   std::sort(cpus.begin(), cpus.end());
   cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
   return cpus;

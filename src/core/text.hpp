@@ -17,7 +17,11 @@ bool contains_icase(std::string_view haystack, std::string_view needle);
 std::optional<long long> parse_int(std::string_view s, int base = 10);
 std::optional<unsigned long long> parse_uint(std::string_view s, int base = 10);
 std::optional<double> parse_double(std::string_view s);
-/// Parses a CPU list as in /sys and /proc ("0-3,8,10-11"); nullopt if malformed.
+/// The most CPUs a list may name: Linux's NR_CPUS tops out at 8192 today; 65536 leaves room and bounds
+/// the work a hostile list can cause.
+inline constexpr long long kMaxCpus = 65536;
+/// Parses a CPU list as in /sys and /proc ("0-3,8,10-11") into sorted, distinct CPU numbers; nullopt if
+/// malformed, if a CPU number is kMaxCpus or more, or if the ranges together name more than kMaxCpus CPUs.
 std::optional<std::vector<int>> parse_cpu_list(std::string_view s);
 /// Joins with a separator.
 std::string join(const std::vector<std::string>& parts, std::string_view sep);

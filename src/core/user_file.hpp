@@ -15,4 +15,9 @@ inline constexpr std::uintmax_t kUserFileMaxBytes = 64ull << 20;
 /// file", "PATH: larger than 64 MiB", "PATH: cannot be read: REASON".
 Result<std::string> read_user_file(const std::string& path, std::uintmax_t max_bytes = kUserFileMaxBytes);
 
+/// The first `max_bytes` bytes of a regular file the user named (all of it when shorter), for formats whose
+/// header sits at the front of a large file (a safetensors checkpoint). Same errors as read_user_file but
+/// the size one; a FIFO is refused without waiting for a writer.
+Result<std::string> read_user_file_prefix(const std::string& path, std::uintmax_t max_bytes);
+
 }  // namespace gpuscout::core

@@ -1,15 +1,15 @@
 #include "plan/hf_config.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <initializer_list>
 #include <optional>
-#include <sstream>
 
 #include <fmt/format.h>
 
 #include "core/text.hpp"
+#include "core/user_file.hpp"
 #include "plan/safetensors.hpp"
 
 namespace gpuscout::plan {
@@ -345,17 +345,69 @@ Result<ConfigRead> parse_hf_config(std::string_view text, std::string_view sourc
 }
 
 namespace {
-Result<std::string> read_small_file(const std::string& path, uint64_t max_bytes) {
+
+// The folder's *.safetensors files, sorted, so the first bad one named is always the same. Only
+// error_code calls: a link loop or a vanished entry is an error naming the file, never an exception.
+Result<std::vector<std::string>> list_shards(const std::string& folder) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> shards;
   std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec) return fail(fmt::format("{}: cannot read the file ({})", path, ec.message()));
-  if (size > max_bytes) return fail(fmt::format("{}: {} bytes is too large for a config file", path, size));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(fmt::format("{}: cannot open the file", path));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
+  fs::directory_iterator it(folder, ec);
+  for (const fs::directory_iterator end; !ec && it != end; it.increment(ec))
+    if (it->path().extension() == ".safetensors") shards.push_back(it->path().string());
+  if (ec) return fail(fmt::format("{}: cannot list the folder: {}", folder, ec.message()));
+  std::sort(shards.begin(), shards.end());
+  for (const auto& shard : shards) {
+    const auto status = fs::status(shard, ec);  // follows links: a Hugging Face snapshot links to its blobs
+    if (ec) return fail(fmt::format("{}: cannot be read: {}", shard, ec.message()));
+    if (!fs::is_regular_file(status))
+      return fail(fmt::format("{}: not a regular file, so its tensor sizes cannot be read", shard));
+  }
+  return shards;
 }
+
+Result<TensorTotals> sum_shards(const std::vector<std::string>& shards) {
+  TensorTotals all;
+  for (const auto& shard : shards) {
+    auto t = read_safetensors_header(shard);
+    if (!t) return std::unexpected(t.error());
+    all.tensors += t->tensors;
+    all.elements += t->elements;
+    all.bytes += t->bytes;
+    for (const auto& [k, v] : t->bytes_by_dtype) all.bytes_by_dtype[k] += v;
+  }
+  return all;
+}
+
+// Exact bytes from the checkpoint: every *.safetensors header, else the index's total_size.
+Result<void> read_checkpoint_bytes(const std::string& folder, ModelShape& shape) {
+  namespace fs = std::filesystem;
+  auto shards = list_shards(folder);
+  if (!shards) return std::unexpected(shards.error());
+  if (!shards->empty()) {
+    auto all = sum_shards(*shards);
+    if (!all) return std::unexpected(all.error());
+    shape.checkpoint_bytes = all->bytes;
+    if (all->bytes_by_dtype.size() == 1) {
+      const std::string d = all->bytes_by_dtype.begin()->first;
+      if (d == "BF16") shape.checkpoint_dtype = "bf16";
+      else if (d == "F16") shape.checkpoint_dtype = "fp16";
+      else if (d == "F32") shape.checkpoint_dtype = "fp32";
+      if (shape.checkpoint_dtype) shape.checkpoint_params = all->elements;
+    }
+    return {};
+  }
+  std::error_code ec;
+  const auto index = (fs::path(folder) / "model.safetensors.index.json").string();
+  if (!fs::exists(fs::symlink_status(index, ec))) return {};
+  auto text = core::read_user_file(index, 64ULL << 20);
+  if (!text) return std::unexpected(text.error());
+  auto total = parse_safetensors_index(*text, index);
+  if (!total) return std::unexpected(total.error());
+  shape.checkpoint_bytes = *total;
+  return {};
+}
+
 }  // namespace
 
 Result<ConfigRead> load_hf_config(const std::string& path) {
@@ -363,45 +415,20 @@ Result<ConfigRead> load_hf_config(const std::string& path) {
   std::error_code ec;
   const bool folder = fs::is_directory(path, ec);
   const std::string config_path = folder ? (fs::path(path) / "config.json").string() : path;
-  if (!fs::exists(config_path, ec))
+  if (!fs::exists(fs::symlink_status(config_path, ec)))
     return fail(folder ? fmt::format("{}: the folder has no config.json", path)
                        : fmt::format("{}: no such file", path));
-  auto text = read_small_file(config_path, 16ULL << 20);
+  auto text = core::read_user_file(config_path, 16ULL << 20);
   if (!text) return std::unexpected(text.error());
   auto read = parse_hf_config(*text, config_path);
   if (!read) return read;
-  if (read->shape.name.empty()) read->shape.name = folder ? fs::path(path).filename().string() : config_path;
-  if (!folder) return read;
-
-  // Exact bytes from the checkpoint: every *.safetensors header, else the index's total_size.
-  std::vector<std::string> shards;
-  for (const auto& entry : fs::directory_iterator(path, ec))
-    if (entry.is_regular_file() && entry.path().extension() == ".safetensors") shards.push_back(entry.path().string());
-  if (!shards.empty()) {
-    TensorTotals all;
-    for (const auto& shard : shards) {
-      auto t = read_safetensors_header(shard);
-      if (!t) return std::unexpected(t.error());
-      all.tensors += t->tensors;
-      all.elements += t->elements;
-      all.bytes += t->bytes;
-      for (const auto& [k, v] : t->bytes_by_dtype) all.bytes_by_dtype[k] += v;
-    }
-    read->shape.checkpoint_bytes = all.bytes;
-    if (all.bytes_by_dtype.size() == 1) {
-      const std::string d = all.bytes_by_dtype.begin()->first;
-      if (d == "BF16") read->shape.checkpoint_dtype = "bf16";
-      else if (d == "F16") read->shape.checkpoint_dtype = "fp16";
-      else if (d == "F32") read->shape.checkpoint_dtype = "fp32";
-      if (read->shape.checkpoint_dtype) read->shape.checkpoint_params = all.elements;
-    }
-  } else if (const auto index = (fs::path(path) / "model.safetensors.index.json").string(); fs::exists(index, ec)) {
-    auto t = read_small_file(index, 64ULL << 20);
-    if (!t) return std::unexpected(t.error());
-    auto total = parse_safetensors_index(*t, index);
-    if (!total) return std::unexpected(total.error());
-    read->shape.checkpoint_bytes = *total;
+  if (read->shape.name.empty()) {
+    // "models/llama/" names the model "llama", not "".
+    const fs::path p = fs::path(path).lexically_normal();
+    read->shape.name = folder ? (p.has_filename() ? p : p.parent_path()).filename().string() : config_path;
   }
+  if (!folder) return read;
+  if (auto bytes = read_checkpoint_bytes(path, read->shape); !bytes) return std::unexpected(bytes.error());
   return read;
 }
 

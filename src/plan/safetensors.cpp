@@ -1,10 +1,11 @@
 #include "plan/safetensors.hpp"
 
-#include <fstream>
 #include <limits>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include "core/user_file.hpp"
 
 namespace gpuscout::plan {
 namespace {
@@ -12,6 +13,13 @@ namespace {
 constexpr uint64_t kMaxHeaderBytes = 100ULL << 20;  // the format's own limit is 100 MB
 
 bool mul_overflows(uint64_t a, uint64_t b) { return a != 0 && b > std::numeric_limits<uint64_t>::max() / a; }
+
+// The header length: the first 8 bytes, little-endian (the caller checks there are 8).
+uint64_t header_length(std::string_view prefix) {
+  uint64_t n = 0;
+  for (int i = 7; i >= 0; --i) n = (n << 8) | static_cast<unsigned char>(prefix[static_cast<size_t>(i)]);
+  return n;
+}
 
 }  // namespace
 
@@ -57,8 +65,7 @@ Result<TensorTotals> parse_safetensors_header(std::string_view header_json, std:
 
 Result<TensorTotals> parse_safetensors_prefix(std::string_view prefix, std::string_view source) {
   if (prefix.size() < 8) return fail(fmt::format("{}: too short to be a safetensors file", source));
-  uint64_t n = 0;
-  for (int i = 7; i >= 0; --i) n = (n << 8) | static_cast<unsigned char>(prefix[static_cast<size_t>(i)]);
+  const uint64_t n = header_length(prefix);
   if (n == 0 || n > kMaxHeaderBytes) return fail(fmt::format("{}: bad safetensors header length {}", source, n));
   if (prefix.size() - 8 < n) return fail(fmt::format("{}: truncated safetensors header", source));
   return parse_safetensors_header(prefix.substr(8, n), source);
@@ -78,17 +85,15 @@ Result<uint64_t> parse_safetensors_index(std::string_view text, std::string_view
 }
 
 Result<TensorTotals> read_safetensors_header(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(fmt::format("{}: cannot open the file", path));
-  std::string prefix(8, '\0');
-  if (!in.read(prefix.data(), 8)) return fail(fmt::format("{}: too short to be a safetensors file", path));
-  uint64_t n = 0;
-  for (int i = 7; i >= 0; --i) n = (n << 8) | static_cast<unsigned char>(prefix[static_cast<size_t>(i)]);
+  // Only the header: the weights behind it may be many gigabytes.
+  auto length = core::read_user_file_prefix(path, 8);
+  if (!length) return std::unexpected(length.error());
+  if (length->size() < 8) return fail(fmt::format("{}: too short to be a safetensors file", path));
+  const uint64_t n = header_length(*length);
   if (n == 0 || n > kMaxHeaderBytes) return fail(fmt::format("{}: bad safetensors header length {}", path, n));
-  prefix.resize(8 + n);
-  if (!in.read(prefix.data() + 8, static_cast<std::streamsize>(n)))
-    return fail(fmt::format("{}: truncated safetensors header", path));
-  return parse_safetensors_prefix(prefix, path);
+  auto prefix = core::read_user_file_prefix(path, 8 + n);
+  if (!prefix) return std::unexpected(prefix.error());
+  return parse_safetensors_prefix(*prefix, path);
 }
 
 }  // namespace gpuscout::plan
