@@ -187,7 +187,7 @@ std::vector<int> usable_cpus(CpuInfo& cpu, const CpuinfoSummary& summary) {
   std::optional<std::vector<int>> online;
   if (auto t = os::read_line("/sys/devices/system/cpu/online")) {
     online = text::parse_cpu_list(*t);
-    if (!online) add_error(cpu, "/sys/devices/system/cpu/online", "malformed CPU list '" + *t + "'");
+    if (!online) add_error(cpu, "/sys/devices/system/cpu/online", "malformed CPU list '" + text::clean_utf8(t->substr(0, 80)) + (t->size() > 80 ? "...'" : "'"));
   }
   std::optional<std::vector<int>> allowed;
   if (auto status = os::read_file("/proc/self/status")) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "probe/sources.hpp"
+#include "vendor/cpuid.hpp"
 
 using namespace gpuscout;
 using namespace gpuscout::probe;
