@@ -75,6 +75,7 @@ INSTANTIATE_TEST_SUITE_P(
         DriverCase{"fabric-manager", "no-gpu-vm", "", "needs-action", {"fabric-manager"}},
         DriverCase{"uvm-missing", "no-gpu-vm", "", "needs-action", {"cuda-init-failed"}},
         DriverCase{"cuda-too-old", "no-gpu-vm", "cu130-old-driver", "needs-action", {"driver-too-old-for-torch"}},
+        DriverCase{"cuda-compat", "no-gpu-vm", "", "needs-action", {"driver-too-old"}},
         DriverCase{"rtx4090", "no-gpu-vm", "import-error", "ready", {"torch-broken"}},
         DriverCase{"nvml-errors", "no-gpu-vm", "", "ready", {}},
         DriverCase{"rtx4090", "no-gpu-vm", "cu130-old-driver", "needs-action", {"torch-cuda-unavailable"}}),

@@ -2,31 +2,11 @@
 
 #include "core/version.hpp"
 #include "diagnose/diagnose.hpp"
+#include "diagnose_machines.hpp"
 
 using namespace gpuscout;
 
-namespace {
-Inventory machine_with(const std::string& cc, const std::string& driver, uint64_t memory = 24ULL << 30) {
-  Inventory inv;
-  inv.cpu.arch = "x86_64";
-  Gpu g;
-  g.vendor = "nvidia";
-  g.name = "GPU";
-  g.pci_bus_id = "0000:01:00.0";
-  g.compute_capability = cc;
-  g.memory_total_bytes = memory;
-  g.memory_free_bytes = memory;
-  g.cuda_index = 0;
-  inv.gpus.push_back(g);
-  inv.nvidia.library_found = true;
-  inv.nvidia.driver_version = driver;
-  inv.nvidia.kernel_module_loaded = true;
-  inv.nvidia.uvm_loaded = true;
-  inv.cuda.available = true;
-  inv.cuda.device_count = 1;
-  return inv;
-}
-}  // namespace
+using gpuscout::test_machines::machine_with;
 
 TEST(ChooseTorch, NewestCudaTheDriverRuns) {
   // 13.2 GA needs 595.45.04: a 580 driver gets the 13.0 wheel, a 595 driver the 13.2 one.

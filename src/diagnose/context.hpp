@@ -1,0 +1,69 @@
+#pragma once
+/// The facts every diagnose rule reads, derived once from an Inventory and the data tables. Rules never parse or
+/// look anything up themselves, so a bad value (an unparseable driver version in a --from file, a bad table cell)
+/// is handled here once: it becomes an unknown fact (nullopt), never a crash.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/version.hpp"
+#include "diagnose/diagnose.hpp"
+#include "inventory/inventory.hpp"
+
+namespace gpuscout::diagnose {
+
+/// The newest PyTorch release with a CUDA build that runs one GPU, and that build's CUDA.
+struct ReleaseForGpu {
+  bool current = false;                     ///< the newest release in the table runs it
+  std::optional<std::string> release;       ///< "2.2"
+  std::optional<std::string> cuda;          ///< "12.1"
+};
+
+/// One NVIDIA GPU and what the tables and the installed PyTorch say about it.
+struct GpuFacts {
+  const Gpu* gpu = nullptr;
+  std::optional<std::string> cc;            ///< compute capability as probed ("8.9"), if known
+  ReleaseForGpu newest;                     ///< meaningful when cc is known
+  bool installed_torch_lacks_code = false;  ///< a CUDA PyTorch is installed and its arch list cannot run this GPU
+};
+
+/// The installed CUDA PyTorch against the driver (present when both are known).
+struct TorchDriverFacts {
+  std::optional<Version> torch_cuda;   ///< CUDA the wheel was built with ("13.0"); nullopt if unparseable
+  std::optional<Version> ga_min;       ///< that CUDA's GA minimum driver (data/cuda_driver.csv)
+  std::optional<Version> family_min;   ///< the floor of its major family (minor-version compatibility)
+  bool below_family = false;           ///< the driver is under the family floor: the wheel cannot start
+  bool driver_cuda_older = false;      ///< the driver's own CUDA major is older than the wheel's
+};
+
+struct Context {
+  const Inventory& inv;
+  std::vector<GpuFacts> nvidia;             ///< NVIDIA GPUs, in inventory order
+  std::vector<const Gpu*> others;           ///< every other GPU
+  bool has_nvidia = false;                  ///< an NVIDIA GPU, or an NVIDIA driver library that could say so
+  bool nouveau = false;                     ///< nouveau holds an NVIDIA GPU (or is loaded with no nvidia module)
+  std::optional<int> nvml_status;           ///< vendor::nvml code of NVML's failure, if it failed with one
+  std::optional<int> cuda_status;           ///< vendor::cuda code of the CUDA driver API's failure
+  std::optional<Version> driver;            ///< the driver version (NVML, else the kernel module)
+  std::optional<Version> driver_cuda;       ///< the newest CUDA the driver supports, if it parses
+  bool driver_answers = false;              ///< CUDA is available or NVML reported a driver version
+  std::string platform;                     ///< the data tables' platform key: "linux-x86_64", "linux-aarch64"
+  TorchChoice torch_choice;                 ///< the wheel that fits (choose_torch)
+  std::string driver_hint;                  ///< "a driver of at least 580.65.06 (for CUDA 13.0 PyTorch wheels)"
+  std::optional<TorchDriverFacts> torch_driver;
+
+  explicit Context(const Inventory& inventory) : inv(inventory) {}
+};
+
+/// Everything the rules read, computed once.
+Context make_context(const Inventory& inventory);
+
+/// The facts choose_torch and the context share.
+std::optional<Version> driver_version(const Inventory& inventory);
+std::string platform_key(const Inventory& inventory);
+/// A CUDA PyTorch is installed and its arch list (non-empty) has no code that runs compute capability `cc`.
+bool installed_torch_lacks_code(const Inventory& inventory, const std::string& cc);
+/// Compute capabilities of the NVIDIA GPUs that report one.
+std::vector<std::string> nvidia_capabilities(const Inventory& inventory);
+
+}  // namespace gpuscout::diagnose

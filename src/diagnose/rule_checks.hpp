@@ -1,0 +1,52 @@
+#pragma once
+/// The check function of each row of the rules table (rules.cpp), one per code, grouped by the file that
+/// holds them. Each is pure: Context in, zero or more notes out.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "diagnose/rules.hpp"
+
+namespace gpuscout::diagnose::checks {
+
+inline std::vector<Note> one(std::string message, std::string fix) {
+  std::vector<Note> out;
+  out.push_back(Note{std::move(message), std::move(fix)});
+  return out;
+}
+
+// rules_driver.cpp: the NVIDIA driver and the CUDA driver API.
+std::vector<Note> nouveau_driver(const Context& c);
+std::vector<Note> driver_probe_timeout(const Context& c);
+std::vector<Note> driver_library_mismatch(const Context& c);
+std::vector<Note> nvidia_driver_not_loaded(const Context& c);
+std::vector<Note> nvidia_driver_missing(const Context& c);
+std::vector<Note> nvml_error(const Context& c);
+std::vector<Note> cuda_stub_library(const Context& c);
+std::vector<Note> cuda_init_failed(const Context& c);
+std::vector<Note> fabric_manager(const Context& c);
+std::vector<Note> driver_too_old(const Context& c);
+std::vector<Note> cuda_no_device(const Context& c);
+
+// rules_torch.cpp: each GPU against PyTorch's builds, and the installed PyTorch.
+std::vector<Note> gpu_too_old(const Context& c);
+std::vector<Note> gpu_unsupported_by_torch(const Context& c);
+std::vector<Note> low_vram(const Context& c);
+std::vector<Note> torch_broken(const Context& c);
+std::vector<Note> torch_missing(const Context& c);
+std::vector<Note> python_missing(const Context& c);
+std::vector<Note> torch_cpu_only(const Context& c);
+std::vector<Note> driver_too_old_for_torch(const Context& c);
+std::vector<Note> driver_older_than_torch_cuda(const Context& c);
+std::vector<Note> torch_cuda_unavailable(const Context& c);
+
+// rules_machine.cpp: no NVIDIA GPU, several GPUs, the machine itself.
+std::vector<Note> no_nvidia_gpu(const Context& c);
+std::vector<Note> no_gpu(const Context& c);
+std::vector<Note> mixed_vram(const Context& c);
+std::vector<Note> low_ram(const Context& c);
+std::vector<Note> low_disk(const Context& c);
+std::vector<Note> laptop(const Context& c);
+std::vector<Note> cloud_notebook(const Context& c);
+
+}  // namespace gpuscout::diagnose::checks

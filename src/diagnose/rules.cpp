@@ -1,0 +1,104 @@
+#include "diagnose/rules.hpp"
+
+#include "diagnose/rule_checks.hpp"
+
+namespace gpuscout::diagnose {
+namespace {
+
+constexpr bool kBlocks = true;
+constexpr bool kAdvises = false;
+using enum Severity;
+constexpr Gate kAlways = Gate::always;
+constexpr Gate kUnblocked = Gate::unblocked;
+
+// The order is the order rules run in: the driver's state first (the first failure found is the cause; what it
+// breaks further down is not reported again), then CUDA, each GPU against PyTorch, the installed PyTorch, and the
+// machine. tests/unit/diagnose_docs_test.cpp checks docs/json.md against this table.
+constexpr Rule kRules[] = {
+    {"nouveau-driver", error, kBlocks, kAlways, "the open-source driver holds the card", checks::nouveau_driver},
+    {"driver-probe-timeout", error, kBlocks, kUnblocked, "NVML or CUDA did not answer within `--timeout` (default 5 s)",
+     checks::driver_probe_timeout},
+    {"driver-library-mismatch", error, kBlocks, kUnblocked,
+     "NVML and kernel module of different versions (NVML 18, LIB_RM_VERSION_MISMATCH): reboot",
+     checks::driver_library_mismatch},
+    {"nvidia-driver-not-loaded", error, kBlocks, kUnblocked,
+     "library installed, kernel module not answering (NVML 9, DRIVER_NOT_LOADED)", checks::nvidia_driver_not_loaded},
+    {"nvidia-driver-missing", error, kBlocks, kUnblocked, "an NVIDIA GPU and no usable driver library",
+     checks::nvidia_driver_missing},
+    {"nvml-error", warning, kAdvises, kUnblocked, "NVML failed in another way", checks::nvml_error},
+    // A stub libcuda is its own cause, whatever NVML says.
+    {"cuda-stub-library", error, kBlocks, kAlways, "libcuda.so.1 is the toolkit's stub (CUDA 34, STUB_LIBRARY)",
+     checks::cuda_stub_library},
+    {"cuda-init-failed", error, kBlocks, kUnblocked,
+     "cuInit failed with a code no other rule names: 999 (UNKNOWN) with nvidia_uvm missing, 3 (NOT_INITIALIZED), 46 "
+     "(DEVICE_UNAVAILABLE), 803 (SYSTEM_DRIVER_MISMATCH), ...",
+     checks::cuda_init_failed},
+    {"fabric-manager", error, kBlocks, kUnblocked, "cuInit 802 (SYSTEM_NOT_READY) on NVSwitch systems",
+     checks::fabric_manager},
+    {"driver-too-old", error, kBlocks, kUnblocked,
+     "cuInit 804 (COMPAT_NOT_SUPPORTED_ON_DEVICE): a forward-compatibility libcuda (cuda-compat) newer than the driver, "
+     "on a GPU that cannot use one",
+     checks::driver_too_old},
+    {"cuda-no-device", error, kBlocks, kUnblocked,
+     "cuInit 100 (NO_DEVICE), or CUDA counting no device, while NVIDIA GPUs are present (CUDA_VISIBLE_DEVICES, a "
+     "container without GPUs)",
+     checks::cuda_no_device},
+    {"gpu-too-old", error, kBlocks, kAlways,
+     "no build of the newest PyTorch release runs this compute capability; the fix names the last release that does",
+     checks::gpu_too_old},
+    {"gpu-unsupported-by-torch", error, kBlocks, kAlways,
+     "the installed build's arch list cannot run the GPU, or torch warned \"not compatible\"",
+     checks::gpu_unsupported_by_torch},
+    {"low-vram", warning, kAdvises, kAlways, "a GPU with under 6 GiB", checks::low_vram},
+    {"torch-broken", error, kAdvises, kAlways, "PyTorch is installed but `import torch` fails", checks::torch_broken},
+    {"torch-missing", info, kAdvises, kAlways, "Python without PyTorch: the fix is the pip command for this machine",
+     checks::torch_missing},
+    {"python-missing", info, kAdvises, kAlways, "no python3", checks::python_missing},
+    {"torch-cpu-only", error, kBlocks, kAlways, "a CPU build of PyTorch while an NVIDIA GPU is present",
+     checks::torch_cpu_only},
+    {"driver-too-old-for-torch", error, kBlocks, kAlways, "the installed build's CUDA needs a newer driver (says which)",
+     checks::driver_too_old_for_torch},
+    {"driver-older-than-torch-cuda", info, kAdvises, kAlways, "runs through CUDA minor-version compatibility",
+     checks::driver_older_than_torch_cuda},
+    {"torch-cuda-unavailable", error, kBlocks, kUnblocked,
+     "a CUDA build reports `is_available() == False` on a working GPU", checks::torch_cuda_unavailable},
+    {"no-nvidia-gpu", warning, kAdvises, kUnblocked,
+     "an AMD, Intel, Apple or other GPU: what works instead (ROCm, XPU, MPS)", checks::no_nvidia_gpu},
+    {"no-gpu", warning, kAdvises, kUnblocked,
+     "no GPU CUDA PyTorch can use; the fix lists free cloud GPUs with their steps", checks::no_gpu},
+    {"mixed-vram", warning, kAdvises, kAlways,
+     "NVIDIA GPUs of different memory (data-parallel training is limited by the smallest)", checks::mixed_vram},
+    {"low-ram", warning, kAdvises, kAlways, "under 8 GiB of RAM", checks::low_ram},
+    {"low-disk", warning, kAdvises, kAlways, "under 20 GiB free on /, /home or a notebook's work folder",
+     checks::low_disk},
+    {"laptop", info, kAdvises, kAlways, "a laptop (battery or SMBIOS chassis type)", checks::laptop},
+    {"cloud-notebook", info, kAdvises, kAlways, "Google Colab or Kaggle", checks::cloud_notebook},
+};
+
+}  // namespace
+
+std::string_view severity_name(Severity severity) {
+  switch (severity) {
+    case Severity::error: return "error";
+    case Severity::warning: return "warning";
+    case Severity::info: return "info";
+  }
+  return "info";
+}
+
+std::span<const Rule> rules() { return kRules; }
+
+Evaluation evaluate(const Context& context) {
+  Evaluation out;
+  for (const Rule& rule : rules()) {
+    if (rule.gate == Gate::unblocked && out.blocked) continue;
+    for (auto& note : rule.check(context)) {
+      out.findings.push_back(Finding{std::string(rule.code), std::string(severity_name(rule.severity)),
+                                     std::move(note.message), std::move(note.fix)});
+      out.blocked = out.blocked || rule.blocks;
+    }
+  }
+  return out;
+}
+
+}  // namespace gpuscout::diagnose

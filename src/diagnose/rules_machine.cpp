@@ -1,0 +1,126 @@
+// Rules about machines without an NVIDIA GPU, machines with several, and the machine itself (RAM, disk, kind).
+#include <algorithm>
+#include <cstdint>
+
+#include <fmt/format.h>
+
+#include "core/data_files.hpp"
+#include "core/units.hpp"
+#include "diagnose/rule_checks.hpp"
+
+namespace gpuscout::diagnose::checks {
+namespace {
+
+constexpr uint64_t kLowRam = 8 * units::GiB;
+constexpr uint64_t kLowDisk = 20 * units::GiB;
+
+/// The first free cloud GPUs of data/platforms.csv, with their steps.
+std::string free_gpu_steps() {
+  std::vector<std::string> lines;
+  if (auto table = core::load_table("platforms.csv")) {
+    for (const auto& r : table->rows()) {
+      if (table->cell(r, "kind") != "free") continue;
+      lines.push_back(fmt::format("{} ({}): {}", table->cell(r, "provider"), table->cell(r, "gpu"), table->cell(r, "steps")));
+      if (lines.size() >= 3) break;
+    }
+  }
+  if (lines.empty()) lines.push_back("Google Colab: Runtime > Change runtime type > T4 GPU");
+  return fmt::format("Use a free cloud GPU: {}. Or rent one by the hour: see `gpuscout platforms`.", fmt::join(lines, "; "));
+}
+
+std::string other_vendor_fix(const Gpu& g, bool wsl) {
+  if (g.vendor == "amd")
+    return wsl ? "AMD GPUs under WSL: PyTorch's ROCm builds need native Linux; on Windows use torch-directml (pip install "
+                 "torch-directml), or a cloud GPU."
+               : "On Linux, install PyTorch's ROCm build (pip install torch --index-url "
+                 "https://download.pytorch.org/whl/rocm6.4) if your card is on AMD's ROCm support list (Radeon RX 7900 "
+                 "series, Instinct); check with `rocminfo`.";
+  if (g.vendor == "intel")
+    return "Intel GPUs run PyTorch through the XPU build: pip install torch --index-url https://download.pytorch.org/whl/xpu "
+           "(Arc and Data Center GPU Max; integrated graphics are slow for training).";
+  if (g.vendor == "apple") return "Apple GPUs work through PyTorch's MPS backend on macOS: torch.device(\"mps\").";
+  return "CUDA builds of PyTorch need an NVIDIA GPU; check the vendor's own PyTorch port.";
+}
+
+/// The folders a learner's data and checkpoints land in.
+bool mount_matters(const std::string& mount) {
+  return mount == "/" || mount == "/home" || mount == "/content" || mount == "/kaggle/working" || mount == "/workspace";
+}
+
+}  // namespace
+
+std::vector<Note> no_nvidia_gpu(const Context& c) {
+  std::vector<Note> out;
+  if (!c.nvidia.empty()) return out;
+  for (const auto* g : c.others)
+    out.push_back(Note{fmt::format("GPU {} ({}) is not an NVIDIA GPU: CUDA builds of PyTorch cannot use it.", g->index, g->name),
+                       other_vendor_fix(*g, c.inv.os.wsl)});
+  return out;
+}
+
+std::vector<Note> no_gpu(const Context& c) {
+  if (!c.nvidia.empty()) return {};
+  return one(c.others.empty() ? "No GPU found on this machine: PyTorch will run on the CPU, fine for learning small models."
+                              : "No GPU that CUDA PyTorch can use.",
+             free_gpu_steps());
+}
+
+std::vector<Note> mixed_vram(const Context& c) {
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (const auto& f : c.nvidia)
+    if (f.gpu->memory_total_bytes) {
+      lo = std::min(lo, *f.gpu->memory_total_bytes);
+      hi = std::max(hi, *f.gpu->memory_total_bytes);
+    }
+  if (c.nvidia.size() < 2 || hi == 0 || lo == UINT64_MAX || double(hi) <= double(lo) * 1.05) return {};
+  return one(fmt::format("The GPUs have different memory ({} to {}): data-parallel training keeps a full copy per GPU, so "
+                         "every GPU is limited to the smallest.",
+                         units::format_bytes(lo), units::format_bytes(hi)),
+             "Plan batch sizes for the smallest card, shard with FSDP/ZeRO-3 to spread model state, or train on the large "
+             "GPU alone (CUDA_VISIBLE_DEVICES). `gpuscout fit --gpus` shows each GPU's share.");
+}
+
+std::vector<Note> low_ram(const Context& c) {
+  const auto& total = c.inv.memory.total_bytes;
+  if (!total || *total >= kLowRam) return {};
+  return one(fmt::format("Only {} of RAM: data loading and model loading (a checkpoint passes through RAM) will struggle.",
+                         units::format_bytes(*total)),
+             "Use fewer DataLoader workers, load checkpoints with mmap (torch.load(..., mmap=True)), add swap, or use a "
+             "cloud machine.");
+}
+
+std::vector<Note> low_disk(const Context& c) {
+  std::vector<Note> out;
+  for (const auto& d : c.inv.disks) {
+    if (!mount_matters(d.mount) || d.free_bytes >= kLowDisk) continue;
+    out.push_back(Note{fmt::format("{} has only {} free: datasets, model checkpoints and the PyTorch wheels (several GB) need "
+                                   "room.",
+                                   d.mount, units::format_bytes(d.free_bytes)),
+                       fmt::format("Free space on {} (pip cache: `pip cache purge`; Hugging Face cache: ~/.cache/huggingface) "
+                                   "or store data on a larger disk.",
+                                   d.mount)});
+  }
+  return out;
+}
+
+std::vector<Note> laptop(const Context& c) {
+  if (!c.inv.platform.laptop) return {};
+  return one("This is a laptop: its GPU cannot be upgraded, and laptop GPUs run slower than the desktop cards of the same "
+             "name.",
+             "Train plugged in, on a hard surface; for larger jobs use a cloud GPU (see `gpuscout platforms`).");
+}
+
+std::vector<Note> cloud_notebook(const Context& c) {
+  const auto& notebook = c.inv.platform.notebook;
+  // The probe names only these two; another name (a hand-edited --from file) is not a notebook we know.
+  if (!notebook || (*notebook != "colab" && *notebook != "kaggle")) return {};
+  const bool colab = *notebook == "colab";
+  return one(fmt::format("Running in {}: a hosted notebook with usage limits; files outside persistent storage vanish when "
+                         "the session ends.",
+                         colab ? "Google Colab" : "Kaggle"),
+             colab ? "Save checkpoints to Google Drive (from google.colab import drive; drive.mount('/content/drive')); if "
+                     "no GPU shows, Runtime > Change runtime type > T4 GPU."
+                   : "Save outputs under /kaggle/working; enable a GPU in Settings > Accelerator (weekly quota).");
+}
+
+}  // namespace gpuscout::diagnose::checks

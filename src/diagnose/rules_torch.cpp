@@ -1,0 +1,148 @@
+// Rules about each NVIDIA GPU against PyTorch's builds, and about the PyTorch that is installed.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/units.hpp"
+#include "diagnose/rule_checks.hpp"
+#include "diagnose/torch_choice.hpp"
+
+namespace gpuscout::diagnose::checks {
+namespace {
+
+constexpr uint64_t kLowVram = 6 * units::GiB;
+
+/// "sm_89" for "8.9"; a capability without a dot ("12", from a hand-edited file) stays as written.
+std::string sm_name(const std::string& cc) {
+  std::string digits = cc;
+  std::erase(digits, '.');
+  return "sm_" + digits;
+}
+
+/// The GPUs PyTorch's current builds run and the installed build has code for: the ones sizes matter on.
+bool runs_installed_torch(const GpuFacts& f) { return f.cc && f.newest.current && !f.installed_torch_lacks_code; }
+
+bool nvidia_and_torch(const Context& c) { return c.inv.torch && !c.nvidia.empty(); }
+
+/// Python found a torch package but `import torch` raised.
+bool torch_import_failed(const PythonInfo& py) { return py.error && py.torch_installed; }
+
+}  // namespace
+
+std::vector<Note> gpu_too_old(const Context& c) {
+  std::vector<Note> out;
+  for (const auto& f : c.nvidia) {
+    if (!f.cc || f.newest.current) continue;
+    const Gpu& g = *f.gpu;
+    const auto& last = f.newest;
+    out.push_back(Note{
+        fmt::format("GPU {} ({}, compute capability {}) is too old for current PyTorch builds{}.", g.index, g.name, *f.cc,
+                    last.release ? ", whose last release for it is " + *last.release : ""),
+        last.release && last.cuda
+            ? fmt::format("Use an older PyTorch: {} (needs a driver that supports CUDA {}), or a free cloud GPU (Colab, "
+                          "Kaggle).",
+                          pip_command(*last.release, last.cuda), *last.cuda)
+            : std::string("Use a free cloud GPU (Colab, Kaggle) or a newer card.")});
+  }
+  return out;
+}
+
+std::vector<Note> gpu_unsupported_by_torch(const Context& c) {
+  std::vector<Note> out;
+  for (const auto& f : c.nvidia) {
+    if (!f.cc || !f.newest.current || !f.installed_torch_lacks_code) continue;
+    const auto& t = *c.inv.torch;
+    out.push_back(Note{fmt::format("The installed PyTorch {} was built for {} and has no code for GPU {} ({}, {}).",
+                                   t.version, fmt::join(t.arch_list, " "), f.gpu->index, f.gpu->name, sm_name(*f.cc)),
+                       fmt::format("Install a build that supports it: {}", c.torch_choice.command)});
+  }
+  if (!out.empty() || !nvidia_and_torch(c)) return out;
+  // Without an arch list to compare (or a GPU the list seems to cover), torch's own warning is the evidence.
+  const auto& warnings = c.inv.torch->warnings;
+  const auto w = std::find_if(warnings.begin(), warnings.end(),
+                              [](const std::string& s) { return s.find("not compatible") != std::string::npos; });
+  if (w == warnings.end()) return out;
+  return one("PyTorch warns: " + w->substr(0, 300), "Install a build that supports this GPU: " + c.torch_choice.command);
+}
+
+std::vector<Note> low_vram(const Context& c) {
+  std::vector<Note> out;
+  for (const auto& f : c.nvidia) {
+    const Gpu& g = *f.gpu;
+    if (!runs_installed_torch(f) || !g.memory_total_bytes || *g.memory_total_bytes >= kLowVram) continue;
+    out.push_back(Note{fmt::format("GPU {} ({}) has {} of memory: enough to learn on, too small for most current models.",
+                                   g.index, g.name, units::format_bytes(*g.memory_total_bytes)),
+                       "Use small batches, fp16/bf16 (torch.autocast), 4-bit models for LLMs, or a free cloud GPU with 16 "
+                       "GB (Colab T4, Kaggle). See `gpuscout fit`."});
+  }
+  return out;
+}
+
+std::vector<Note> torch_broken(const Context& c) {
+  const auto& py = c.inv.python;
+  if (!py.probed || c.inv.torch || !torch_import_failed(py)) return {};
+  return one("PyTorch is installed but fails to import: " + py.error->message,
+             "Reinstall it: pip uninstall torch && " + c.torch_choice.command);
+}
+
+std::vector<Note> torch_missing(const Context& c) {
+  const auto& py = c.inv.python;
+  if (!py.probed || c.inv.torch || !py.version || torch_import_failed(py)) return {};
+  return one(fmt::format("PyTorch is not installed for {}.", py.executable.value_or("python3")),
+             "Install the build that fits this machine: " + c.torch_choice.command);
+}
+
+std::vector<Note> python_missing(const Context& c) {
+  const auto& py = c.inv.python;
+  if (!py.probed || c.inv.torch || py.version || torch_import_failed(py)) return {};
+  return one("No Python interpreter found (python3), so PyTorch could not be checked.",
+             "Install Python 3 (e.g. `sudo apt install python3 python3-venv`), then: " + c.torch_choice.command);
+}
+
+std::vector<Note> torch_cpu_only(const Context& c) {
+  if (!nvidia_and_torch(c) || c.inv.torch->cuda || c.inv.torch->hip) return {};
+  return one(fmt::format("The installed PyTorch {} is a CPU-only build: it cannot use the NVIDIA GPU.", c.inv.torch->version),
+             "Replace it: pip uninstall torch && " + c.torch_choice.command);
+}
+
+std::vector<Note> driver_too_old_for_torch(const Context& c) {
+  if (!nvidia_and_torch(c) || !c.torch_driver || !c.driver) return {};
+  const auto& f = *c.torch_driver;
+  if (!f.below_family && !f.driver_cuda_older) return {};
+  const auto& t = *c.inv.torch;
+  const auto& supports = c.inv.nvidia.cuda_driver_version;
+  const std::string this_driver =
+      fmt::format("this driver is {}{}", c.driver->str(), supports ? " (supports CUDA up to " + *supports + ")" : "");
+  const std::optional<Version> need = f.ga_min ? f.ga_min : f.family_min;
+  if (!need)  // a CUDA newer than the table knows
+    return one(fmt::format("PyTorch {} is built with CUDA {}, newer than this driver supports; {}.", t.version, *t.cuda,
+                           this_driver),
+               fmt::format("Update the driver to one that supports CUDA {}, or install a PyTorch built for your driver: {}",
+                           *t.cuda, c.torch_choice.command));
+  return one(fmt::format("PyTorch {} is built with CUDA {}, which needs NVIDIA driver {} or newer; {}.", t.version, *t.cuda,
+                         need->str(), this_driver),
+             fmt::format("Update the driver to {} or newer, or install a PyTorch built for your driver: {}", need->str(),
+                         c.torch_choice.command));
+}
+
+std::vector<Note> driver_older_than_torch_cuda(const Context& c) {
+  if (!nvidia_and_torch(c) || !c.torch_driver || !c.driver) return {};
+  const auto& f = *c.torch_driver;
+  if (f.below_family || f.driver_cuda_older || !f.ga_min || *c.driver >= *f.ga_min) return {};
+  return one(fmt::format("The driver {} is older than CUDA {}'s own minimum ({}); PyTorch runs through CUDA's minor-version "
+                         "compatibility, without JIT for newer GPUs' PTX.",
+                         c.driver->str(), *c.inv.torch->cuda, f.ga_min->str()),
+             fmt::format("Update the driver to {} or newer when convenient.", f.ga_min->str()));
+}
+
+std::vector<Note> torch_cuda_unavailable(const Context& c) {
+  if (!nvidia_and_torch(c) || !c.driver_answers) return {};
+  const auto& t = *c.inv.torch;
+  if (!t.cuda || t.cuda_available) return {};
+  return one(fmt::format("PyTorch {} reports torch.cuda.is_available() == False{}.", t.version,
+                         t.warnings.empty() ? "" : ": " + t.warnings.front()),
+             "Run `python3 -c \"import torch; torch.cuda.init()\"` to see the error; reinstall with: " +
+                 c.torch_choice.command);
+}
+
+}  // namespace gpuscout::diagnose::checks

@@ -1,0 +1,323 @@
+// The rules table through its context: one test per family of rules, each checking the codes that fire and
+// that a blocking finding hides the rules that need an unblocked GPU.
+#include <algorithm>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "diagnose/context.hpp"
+#include "diagnose/rules.hpp"
+#include "diagnose/torch_choice.hpp"
+#include "diagnose_machines.hpp"
+#include "vendor/cuda_abi.hpp"
+#include "vendor/nvml_abi.hpp"
+
+using namespace gpuscout;
+using namespace gpuscout::diagnose;
+namespace cuda = gpuscout::vendor::cuda;
+namespace nvml = gpuscout::vendor::nvml;
+using gpuscout::test_machines::machine_with;
+using gpuscout::test_machines::with_torch;
+
+namespace {
+
+/// One working RTX 4090-like GPU: driver 580 (CUDA 13.0), CUDA available, no Python probed.
+Inventory working_machine(const std::string& cc = "8.9", uint64_t memory = 24ULL << 30) {
+  Inventory inv = machine_with(cc, "580.95.05", memory);
+  inv.nvidia.cuda_driver_version = "13.0";
+  return inv;
+}
+
+/// The GPU as the driver sees it when NVML fails with `nvml_code` and cuInit with `cuda_code`.
+Inventory failing_driver(std::optional<int> nvml_code, std::optional<int> cuda_code) {
+  Inventory inv = working_machine();
+  if (nvml_code) {
+    inv.nvidia.driver_version.reset();
+    inv.nvidia.cuda_driver_version.reset();
+    inv.nvidia.error = ProbeError{"nvml", "nvmlInit_v2", "NVML error", *nvml_code};
+  }
+  if (cuda_code) {
+    inv.cuda.available = false;
+    inv.cuda.device_count = 0;
+    inv.cuda.error = ProbeError{"cuda", "cuInit", "CUDA error", *cuda_code};
+  }
+  return inv;
+}
+
+std::set<std::string> codes_of(const Evaluation& e) {
+  std::set<std::string> out;
+  for (const auto& f : e.findings) out.insert(f.code);
+  return out;
+}
+
+Evaluation run(const Inventory& inv) { return evaluate(make_context(inv)); }
+
+const Finding* find(const Evaluation& e, const std::string& code) {
+  const auto it = std::find_if(e.findings.begin(), e.findings.end(), [&](const Finding& f) { return f.code == code; });
+  return it == e.findings.end() ? nullptr : &*it;
+}
+
+/// The codes of the rules that need an unblocked GPU.
+std::set<std::string> gated_codes() {
+  std::set<std::string> out;
+  for (const auto& r : rules())
+    if (r.gate == Gate::unblocked) out.insert(std::string(r.code));
+  return out;
+}
+
+}  // namespace
+
+TEST(RulesTable, EachCodeOnceWithADescription) {
+  std::set<std::string_view> seen;
+  for (const auto& r : rules()) {
+    EXPECT_TRUE(seen.insert(r.code).second) << "two rules emit " << r.code;
+    EXPECT_FALSE(r.description.empty()) << r.code;
+    EXPECT_NE(r.check, nullptr) << r.code;
+  }
+}
+
+TEST(RulesTable, AWorkingMachineHasNoFinding) {
+  const auto e = run(working_machine());
+  EXPECT_FALSE(e.blocked);
+  EXPECT_TRUE(e.findings.empty()) << e.findings.front().code;
+}
+
+TEST(RulesDriverNotLoaded, Nvml9HidesTheCudaRules) {
+  // driver-not-loaded: NVML 9, cuInit 100. The module is the cause; "CUDA sees no device" is its consequence.
+  const auto e = run(failing_driver(nvml::ERROR_DRIVER_NOT_LOADED, cuda::ERROR_NO_DEVICE));
+  EXPECT_TRUE(e.blocked);
+  EXPECT_EQ(codes_of(e), (std::set<std::string>{"nvidia-driver-not-loaded"}));
+}
+
+TEST(RulesDriverNotLoaded, ModuleMissingWithoutAnNvmlCode) {
+  auto inv = failing_driver(std::nullopt, cuda::ERROR_NO_DEVICE);
+  inv.nvidia.driver_version.reset();
+  inv.nvidia.kernel_module_loaded = false;
+  EXPECT_EQ(codes_of(run(inv)), (std::set<std::string>{"nvidia-driver-not-loaded"}));
+  inv.os.wsl = true;  // WSL has no nvidia module: the Windows driver serves the GPU
+  EXPECT_FALSE(codes_of(run(inv)).count("nvidia-driver-not-loaded"));
+}
+
+TEST(RulesDriverMissing, NoLibraryOrABrokenOne) {
+  auto inv = working_machine();
+  inv.nvidia = NvidiaInfo{};
+  inv.cuda = CudaInfo{};
+  const auto e = run(inv);
+  ASSERT_NE(find(e, "nvidia-driver-missing"), nullptr);
+  EXPECT_NE(find(e, "nvidia-driver-missing")->message.find("no NVIDIA driver is installed"), std::string::npos);
+  inv.nvidia.library_found = true;
+  inv.nvidia.kernel_module_loaded = true;
+  inv.nvidia.error = ProbeError{"nvml", "dlsym", "nvmlInit_v2 missing", std::nullopt};
+  const auto broken = run(inv);
+  ASSERT_NE(find(broken, "nvidia-driver-missing"), nullptr);
+  EXPECT_NE(find(broken, "nvidia-driver-missing")->message.find("nvmlInit_v2 missing"), std::string::npos);
+}
+
+TEST(RulesLibMismatch, Nvml18HidesCuda803) {
+  const auto e = run(failing_driver(nvml::ERROR_LIB_RM_VERSION_MISMATCH, cuda::ERROR_SYSTEM_DRIVER_MISMATCH));
+  EXPECT_TRUE(e.blocked);
+  EXPECT_EQ(codes_of(e), (std::set<std::string>{"driver-library-mismatch"}));
+  EXPECT_NE(e.findings[0].fix.find("Reboot"), std::string::npos);
+}
+
+TEST(RulesHang, TimeoutHidesEveryGatedRule) {
+  auto inv = failing_driver(std::nullopt, cuda::ERROR_UNKNOWN);
+  inv.nvidia.uvm_loaded = false;
+  inv.nvidia.timed_out = true;
+  inv = with_torch(inv, "2.9.1+cu130", "13.0", false);
+  const auto e = run(inv);
+  EXPECT_TRUE(e.blocked);
+  EXPECT_EQ(codes_of(e), (std::set<std::string>{"driver-probe-timeout"}));
+  // Without a GPU in the list, a hung driver still means "needs action", not "no GPU".
+  inv.gpus.clear();
+  const auto no_gpus = run(inv);
+  EXPECT_TRUE(codes_of(no_gpus).count("driver-probe-timeout"));
+  EXPECT_FALSE(codes_of(no_gpus).count("no-gpu"));
+}
+
+TEST(RulesCudaErrors, EachCuInitCodeHasItsRule) {
+  struct Case {
+    int code;
+    std::string rule;
+  };
+  for (const Case& c : {Case{cuda::ERROR_SYSTEM_NOT_READY, "fabric-manager"},
+                        Case{cuda::ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE, "driver-too-old"},
+                        Case{cuda::ERROR_NO_DEVICE, "cuda-no-device"}, Case{cuda::ERROR_STUB_LIBRARY, "cuda-stub-library"},
+                        Case{cuda::ERROR_NOT_INITIALIZED, "cuda-init-failed"},
+                        Case{cuda::ERROR_DEVICE_UNAVAILABLE, "cuda-init-failed"},
+                        Case{cuda::ERROR_SYSTEM_DRIVER_MISMATCH, "cuda-init-failed"},
+                        Case{cuda::ERROR_UNKNOWN, "cuda-init-failed"}}) {
+    const auto e = run(failing_driver(std::nullopt, c.code));
+    EXPECT_TRUE(e.blocked) << c.code;
+    EXPECT_EQ(codes_of(e), (std::set<std::string>{c.rule})) << c.code;
+  }
+}
+
+TEST(RulesCudaErrors, Code35IsNotADriverApiResult) {
+  // 35 is the runtime's cudaErrorInsufficientDriver; cuInit never returns it, so "driver too old" does not claim
+  // it. A code no rule names is still said, with the driver's message, rather than left as a silent "cpu-only".
+  const auto e = run(failing_driver(std::nullopt, 35));
+  EXPECT_EQ(codes_of(e), (std::set<std::string>{"cuda-init-failed"}));
+  EXPECT_NE(e.findings[0].message.find("CUDA error"), std::string::npos);
+  EXPECT_TRUE(e.blocked);
+}
+
+TEST(RulesCudaErrors, Error999NamesUvmOnlyWhenItIsMissing) {
+  auto inv = failing_driver(std::nullopt, cuda::ERROR_UNKNOWN);
+  inv.nvidia.uvm_loaded = false;
+  EXPECT_NE(run(inv).findings.at(0).message.find("nvidia_uvm"), std::string::npos);
+  inv.nvidia.uvm_loaded = true;
+  EXPECT_EQ(run(inv).findings.at(0).message.find("nvidia_uvm"), std::string::npos);
+}
+
+TEST(RulesCudaErrors, StubLibraryShowsBesideTheNvmlCause) {
+  // The stub scenario: NVML 9 and cuInit 34. Both are causes; the CUDA rules behind them are hidden.
+  const auto e = run(failing_driver(nvml::ERROR_DRIVER_NOT_LOADED, cuda::ERROR_STUB_LIBRARY));
+  EXPECT_EQ(codes_of(e), (std::set<std::string>{"nvidia-driver-not-loaded", "cuda-stub-library"}));
+}
+
+TEST(RulesCudaErrors, CountingNoDeviceIsTheSameCode) {
+  auto inv = working_machine();
+  inv.cuda.available = false;
+  inv.cuda.device_count = 0;
+  const auto e = run(inv);
+  EXPECT_EQ(codes_of(e), (std::set<std::string>{"cuda-no-device"}));
+  EXPECT_EQ(e.findings[0].message.find("error 100"), std::string::npos);
+}
+
+TEST(RulesCudaErrors, GateIsDataNotTextOrder) {
+  // The same context with a blocking cause set by hand: every gated rule is skipped, the others still run.
+  const Inventory inv = failing_driver(std::nullopt, cuda::ERROR_SYSTEM_NOT_READY);
+  Context ctx = make_context(inv);
+  EXPECT_EQ(codes_of(evaluate(ctx)), (std::set<std::string>{"fabric-manager"}));
+  ctx.nouveau = true;  // nouveau is the first rule and blocks
+  const auto e = evaluate(ctx);
+  EXPECT_EQ(codes_of(e), (std::set<std::string>{"nouveau-driver"}));
+  for (const auto& code : gated_codes()) EXPECT_FALSE(codes_of(e).count(code)) << code;
+}
+
+TEST(RulesTorchArch, InstalledBuildWithoutTheGpusCode) {
+  auto inv = working_machine("12.0", 4ULL << 30);
+  inv = with_torch(inv, "2.5.1+cu121", "12.1", true);
+  inv.torch->arch_list = {"sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"};
+  const auto e = run(inv);
+  EXPECT_TRUE(e.blocked);
+  // low-vram is about a GPU that runs: not said for one the installed build cannot use.
+  EXPECT_EQ(codes_of(e), (std::set<std::string>{"gpu-unsupported-by-torch"}));
+  EXPECT_NE(e.findings[0].message.find("sm_120"), std::string::npos) << e.findings[0].message;
+}
+
+TEST(RulesTorchArch, TorchWarningWhenTheArchListIsEmpty) {
+  auto inv = working_machine("12.0");
+  inv = with_torch(inv, "2.5.1+cu121", "12.1", true);
+  inv.torch->warnings = {"NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch"};
+  const auto e = run(inv);
+  ASSERT_NE(find(e, "gpu-unsupported-by-torch"), nullptr);
+  EXPECT_NE(find(e, "gpu-unsupported-by-torch")->message.find("PyTorch warns"), std::string::npos);
+}
+
+TEST(RulesTorchArch, CapabilityWithoutADotDoesNotThrow) {
+  // A --from file with "compute_capability": "12" used to throw std::out_of_range from std::string::erase.
+  auto inv = working_machine("12");
+  inv = with_torch(inv, "2.5.1+cu121", "12.1", true);
+  inv.torch->arch_list = {"sm_80", "sm_90"};
+  Evaluation e;
+  ASSERT_NO_THROW(e = run(inv));
+  ASSERT_NE(find(e, "gpu-unsupported-by-torch"), nullptr);
+  EXPECT_NE(find(e, "gpu-unsupported-by-torch")->message.find("sm_12)"), std::string::npos);
+}
+
+TEST(RulesTorchArch, KeplerIsTooOldAndNamesItsLastRelease) {
+  auto inv = working_machine("3.7");
+  inv.nvidia.driver_version = "470.256.02";
+  const auto e = run(inv);
+  ASSERT_NE(find(e, "gpu-too-old"), nullptr);
+  EXPECT_NE(find(e, "gpu-too-old")->fix.find("pip install"), std::string::npos);
+  EXPECT_TRUE(e.blocked);
+}
+
+TEST(RulesTorchDriver, CudaNewerThanTheTableKnowsDoesNotCrash) {
+  // No row for CUDA 99: neither a GA minimum nor a family floor. The old code dereferenced an empty optional.
+  auto inv = working_machine();
+  inv = with_torch(inv, "9.0.0+cu990", "99.0", false);
+  const auto e = run(inv);
+  const Finding* f = find(e, "driver-too-old-for-torch");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->message.find("newer than this driver supports"), std::string::npos) << f->message;
+  EXPECT_NE(f->fix.find("supports CUDA 99.0"), std::string::npos) << f->fix;
+  EXPECT_FALSE(codes_of(e).count("torch-cuda-unavailable"));  // gated behind the cause
+}
+
+TEST(RulesTorchDriver, BadVersionsInASavedInventoryAreUnknown) {
+  for (const char* bad : {"", "abc", "-1", "x.y"}) {
+    auto inv = working_machine();
+    inv.nvidia.driver_version = bad;
+    inv.nvidia.cuda_driver_version = bad;
+    inv = with_torch(inv, "2.9.1+cu130", "13.0", true);
+    Evaluation e;
+    ASSERT_NO_THROW(e = run(inv)) << bad;
+    EXPECT_FALSE(codes_of(e).count("driver-too-old-for-torch")) << bad;
+  }
+}
+
+TEST(RulesTorchDriver, DriverBelowTheFamilyFloorBlocks) {
+  auto inv = working_machine("7.0");
+  inv.nvidia.driver_version = "470.256.02";
+  inv.nvidia.cuda_driver_version = "11.4";
+  inv = with_torch(inv, "2.9.1+cu130", "13.0", false);
+  const auto e = run(inv);
+  ASSERT_NE(find(e, "driver-too-old-for-torch"), nullptr);
+  EXPECT_NE(find(e, "driver-too-old-for-torch")->message.find("580.65.06"), std::string::npos);
+  EXPECT_FALSE(codes_of(e).count("torch-cuda-unavailable"));
+}
+
+TEST(RulesCpuOnly, CpuTorchOnAGpuMachine) {
+  auto inv = working_machine();
+  inv = with_torch(inv, "2.5.1+cpu", std::nullopt, false);
+  const auto e = run(inv);
+  EXPECT_TRUE(e.blocked);
+  EXPECT_EQ(codes_of(e), (std::set<std::string>{"torch-cpu-only"}));
+}
+
+TEST(RulesCpuOnly, NoNvidiaGpuAtAll) {
+  Inventory inv;
+  const auto e = run(inv);
+  EXPECT_FALSE(e.blocked);
+  EXPECT_EQ(codes_of(e), (std::set<std::string>{"no-gpu"}));
+  Gpu amd;
+  amd.vendor = "amd";
+  amd.name = "Radeon RX 7900 XTX";
+  inv.gpus.push_back(amd);
+  const auto with_amd = run(inv);
+  EXPECT_EQ(codes_of(with_amd), (std::set<std::string>{"no-nvidia-gpu", "no-gpu"}));
+  for (const auto& f : with_amd.findings) EXPECT_EQ(f.severity, "warning") << f.code;  // one code, one severity
+}
+
+TEST(RulesCpuOnly, ADriverThatBlocksHidesNoGpu) {
+  // No GPU in the list, but libnvidia-ml says the kernel module is older than itself: a GPU is there.
+  Inventory inv;
+  inv.nvidia.library_found = true;
+  inv.nvidia.error = ProbeError{"nvml", "nvmlInit_v2", "RM version mismatch", nvml::ERROR_LIB_RM_VERSION_MISMATCH};
+  const auto e = run(inv);
+  EXPECT_EQ(codes_of(e), (std::set<std::string>{"driver-library-mismatch"}));
+}
+
+TEST(TorchChoiceRows, BadTableCellsAreSkippedNotDereferenced) {
+  // A --data table with a bad cell used to crash choose_torch (SIGSEGV) and torch_releases (use-after-free).
+  auto row = [](std::string torch, std::optional<std::string> cuda) {
+    catalog::TorchBuild b;
+    b.torch = std::move(torch);
+    b.cuda = std::move(cuda);
+    b.platform = "linux-x86_64";
+    b.arch_list = {"8.0", "8.9"};
+    b.channel = "stable";
+    return b;
+  };
+  const std::vector<catalog::TorchBuild> rows = {row("2.5", "12.4"), row("abc", "12.4"), row("2.6", "cu126"),
+                                                 row("2.6", "12.6"), row("2.6", "inf"), row("2.6", "NaN"),
+                                                 row("2.6", "-1"), row("", "x")};
+  EXPECT_EQ(torch_releases(rows), (std::vector<std::string>{"2.6", "2.5"}));
+  const auto fits = fitting_builds(rows, "2.6", "linux-x86_64", {"8.9"});
+  ASSERT_EQ(fits.size(), 1u);
+  EXPECT_EQ(fits[0]->cuda, "12.6");
+}
