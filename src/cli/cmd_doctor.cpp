@@ -52,7 +52,7 @@ void add_doctor_command(CLI::App& app, GlobalOptions& global) {
     if (o->json) {
       Json j = inventory_to_json(inv);
       j["verdict"] = diagnose::to_json(verdict);
-      print(j.dump(2) + "\n");
+      print(json_text(j) + "\n");
     } else {
       const auto style = text_style();
       print(report::render_inventory_text(inv, style) + "\n" + report::render_verdict_text(verdict, style));
@@ -67,7 +67,7 @@ void add_info_command(CLI::App& app, GlobalOptions& global) {
   add_inventory_options(sub, *o);
   sub->callback([o, &global] {
     const Inventory inv = obtain(*o);
-    if (o->json) print(inventory_to_json(inv).dump(2) + "\n");
+    if (o->json) print(json_text(inventory_to_json(inv)) + "\n");
     else print(report::render_inventory_text(inv, text_style()));
     global.exit_code = 0;
   });
