@@ -55,8 +55,9 @@ struct Context {
   explicit Context(const Inventory& inventory) : inv(inventory) {}
 };
 
-/// Everything the rules read, computed once.
+/// Everything the rules read, computed once. The context points into `inventory`, which must outlive it.
 Context make_context(const Inventory& inventory);
+Context make_context(const Inventory&& inventory) = delete;
 
 /// The facts choose_torch and the context share.
 std::optional<Version> driver_version(const Inventory& inventory);
