@@ -30,11 +30,16 @@ struct DeviceCalls {
 };
 
 void read_system(const nvml::Functions& fn, NvidiaInfo& info) {
-  char buffer[256] = {0};
-  if (fn.system_driver_version && fn.system_driver_version(buffer, sizeof buffer) == nvml::SUCCESS)
-    info.driver_version = vendor::text_from(buffer, sizeof buffer);
-  if (fn.system_nvml_version && fn.system_nvml_version(buffer, sizeof buffer) == nvml::SUCCESS)
-    info.nvml_version = vendor::text_from(buffer, sizeof buffer);
+  // A version that does not parse is treated as unknown: everything downstream (and --from) trusts these to be
+  // versions, and a driver that answers garbage has told us nothing.
+  auto version = [](const vendor::EntryPoint<Return(char*, unsigned)>& entry, std::optional<std::string>& out) {
+    char buffer[256] = {0};
+    if (!entry || entry(buffer, sizeof buffer) != nvml::SUCCESS) return;
+    std::string text = vendor::text_from(buffer, sizeof buffer);
+    if (Version::parse(text)) out = std::move(text);
+  };
+  version(fn.system_driver_version, info.driver_version);
+  version(fn.system_nvml_version, info.nvml_version);
   int cuda = 0;
   if (fn.system_cuda_driver_version && fn.system_cuda_driver_version(&cuda) == nvml::SUCCESS && cuda > 0)
     info.cuda_driver_version = Version::from_cuda_int(cuda).major_minor();

@@ -20,6 +20,7 @@ struct NvmlState {
   unsigned count = 1;
   nvml::Return by_index = nvml::SUCCESS;
   const char* name = "NVIDIA GeForce RTX 4090";
+  const char* driver = "570.86.16";
   nvml::Return memory_v2 = nvml::SUCCESS;
   int shutdowns = 0;
 } g_nvml;
@@ -32,7 +33,7 @@ nvml::Return n_shutdown() {
 }
 const char* n_error_string(nvml::Return r) { return r == nvml::ERROR_LIB_RM_VERSION_MISMATCH ? "RM has detected an NVML/RM version mismatch." : "Unknown Error"; }
 nvml::Return n_driver_version(char* buf, unsigned size) {
-  std::snprintf(buf, size, "%s", "570.86.16");
+  std::snprintf(buf, size, "%s", g_nvml.driver);
   return nvml::SUCCESS;
 }
 nvml::Return n_cuda_version(int* v) {
@@ -150,6 +151,11 @@ TEST_F(NvmlProbe, LostGpuStillCountsAndGarbageCountIsCapped) {
   ASSERT_EQ(report.gpus.size(), 64u);
   EXPECT_NE(report.gpus[0].name.find("unreachable"), std::string::npos);
   EXPECT_EQ(report.gpus[0].errors.at(0).code, nvml::ERROR_GPU_IS_LOST);
+}
+
+TEST_F(NvmlProbe, DriverVersionThatIsNotAVersionIsUnknown) {
+  g_nvml.driver = "banana";
+  EXPECT_FALSE(probe_nvml(nvml_table()).info.driver_version);
 }
 
 TEST_F(NvmlProbe, NonUtf8NameComesOutValid) {
