@@ -11,6 +11,7 @@
 #include "bench/harness.hpp"
 #include "bench/result.hpp"
 #include "catalog/gpu_match.hpp"
+#include "inventory/inventory.hpp"
 
 namespace gpuscout::bench {
 
@@ -20,6 +21,8 @@ struct GpuPlan {
   uint64_t transfer_bytes = 256ull << 20;
   std::string plugin_install_dir;
   std::function<void(std::string_view)> progress;
+  std::vector<Gpu> inventory_gpus;  ///< the Inventory's GPUs: each device's identity, found by PCI bus id
+  std::string nvml_note;            ///< why NVML must not be used (it hung when probed), or "" to sample with it
 };
 
 struct GpuSection {
@@ -27,7 +30,13 @@ struct GpuSection {
   std::vector<GpuResult> gpus;
 };
 
+/// Runs the plan in this process: meant for the bench child (gpu_child.hpp), where a hang has a deadline.
 GpuSection run_gpus(const GpuPlan& plan);
+
+/// The Inventory's GPU with this PCI bus id, or null.
+const Gpu* inventory_gpu(const std::vector<Gpu>& gpus, std::string_view pci_bus_id);
+/// Takes name, compute capability, SMs, clock, memory and L2 from the Inventory where it knows them.
+void take_identity(GpuResult& gpu, const Gpu& known);
 
 /// Dense datasheet peak for a precision (tf32 = half the bf16 rate, the NVIDIA tensor-core ratio).
 std::optional<double> datasheet_tflops(const catalog::GpuSpec& spec, Dtype d);

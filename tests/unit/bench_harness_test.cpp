@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "bench/cpu_gemm.hpp"
-#include "bench/cpu_info.hpp"
+#include "bench/cpu_facts.hpp"
 #include "bench/cpu_memory.hpp"
 #include "bench/cpu_peak.hpp"
 #include "bench/dtype.hpp"
@@ -13,6 +13,7 @@
 #include "bench/run.hpp"
 #include "catalog/gpu_match.hpp"
 #include "core/error.hpp"
+#include "probe/sources.hpp"
 
 using namespace gpuscout;
 using namespace gpuscout::bench;
@@ -98,35 +99,20 @@ TEST(BenchRun, LaddersIncludeTheClassicSize) {
   EXPECT_EQ(cpu_gemm_sizes(o, Dtype::fp64), std::vector<int>{300});
 }
 
-TEST(BenchCpuInfo, Parsers) {
-  const std::string cpuinfo = "processor\t: 0\nmodel name\t: AMD EPYC 9R45\ncpu MHz\t\t: 2600.000\n\n"
-                              "processor\t: 1\nmodel name\t: AMD EPYC 9R45\ncpu MHz\t\t: 3300.5\n";
-  EXPECT_EQ(parse_model_name(cpuinfo), "AMD EPYC 9R45");
-  EXPECT_DOUBLE_EQ(*parse_max_cpuinfo_mhz(cpuinfo), 3300.5);
-  EXPECT_EQ(parse_cache_size("32768K"), 32768ull * 1024);
-  EXPECT_EQ(parse_cache_size("2M"), 2ull << 20);
-  EXPECT_FALSE(parse_cache_size("lots"));
-  EXPECT_EQ(count_physical_cores({{"0", "0"}, {"0", "0"}, {"0", "1"}, {"1", "0"}}), 3);
-}
-
-TEST(BenchCpuInfo, IsasNeedOsSupport) {
-  CpuidBits b;
-  b.sse2 = b.avx = b.fma = b.avx2 = b.avx512f = true;
-  b.osxsave = true;
-  b.xcr0 = 0x7;  // OS saves AVX but not AVX-512 state
-  auto isas = usable_isas(b);
+TEST(BenchCpuFacts, IsasComeFromTheProbedFeatures) {
+  // The probe's features already require the OS to save the registers (XGETBV): bench trusts them as they are.
+  auto isas = usable_isas("x86_64", {"avx", "avx2", "fma"});
   EXPECT_NE(std::find(isas.begin(), isas.end(), Isa::avx2_fma), isas.end());
   EXPECT_EQ(std::find(isas.begin(), isas.end(), Isa::avx512f), isas.end());
-  b.xcr0 = 0xE7;
-  isas = usable_isas(b);
+  isas = usable_isas("x86_64", {"avx", "avx2", "fma", "avx512f"});
   EXPECT_NE(std::find(isas.begin(), isas.end(), Isa::avx512f), isas.end());
-  b.osxsave = false;
-  isas = usable_isas(b);
-  EXPECT_EQ(std::find(isas.begin(), isas.end(), Isa::avx2_fma), isas.end());
+  isas = usable_isas("x86_64", {"avx2"});  // no fma: no AVX2 kernel
+  EXPECT_EQ(isas, (std::vector<Isa>{Isa::scalar, Isa::sse2}));
+  EXPECT_EQ(usable_isas("aarch64", {"neon", "sve"}), std::vector<Isa>{Isa::scalar});
 }
 
 TEST(BenchPeak, KernelsCountTheirFlopsAndRunHere) {
-  const auto facts = read_cpu_facts();
+  const auto facts = cpu_facts(probe::probe_cpu());
   for (Isa isa : facts.isas) {
     double sink = 0;
     const uint64_t flops = fma_kernel(isa, Precision::fp32, 1000, &sink);
