@@ -1,7 +1,5 @@
 #include "bench/gpu_plugin.hpp"
 
-#include <sys/stat.h>
-
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -28,33 +26,13 @@ std::string executable_dir() {
   return exe.parent_path().string();
 }
 
-namespace {
-
-// "a FIFO", "a folder", ... for a file that is not a regular one.
-std::string kind_of(const struct stat& st) {
-  if (S_ISDIR(st.st_mode)) return "a folder";
-  if (S_ISFIFO(st.st_mode)) return "a FIFO (named pipe)";
-  if (S_ISCHR(st.st_mode)) return "a character device";
-  if (S_ISBLK(st.st_mode)) return "a block device";
-  if (S_ISSOCK(st.st_mode)) return "a socket";
-  return "not a regular file";
-}
-
-// The error for a path that exists and is not a regular file; nothing for a regular or a missing one.
-std::optional<std::string> not_a_library(const std::string& path) {
-  struct stat st{};
-  if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return std::nullopt;
-  return kind_of(st);
-}
-
-}  // namespace
 
 Result<void> check_library_overrides() {
   for (const char* var : {"GPUSCOUT_CUDA_LIBRARY", "GPUSCOUT_NVML_LIBRARY", "GPUSCOUT_CUDA_PLUGIN"}) {
     const char* value = std::getenv(var);
     // A name without '/' is a soname for the loader to search; only a path can be checked.
     if (!value || !std::strchr(value, '/')) continue;
-    if (auto kind = not_a_library(value))
+    if (auto kind = os::not_a_library_file(value))
       return fail(fmt::format("{}={} is {}, not a shared library file: point it at a .so file or unset it", var,
                               value, *kind));
   }
@@ -64,7 +42,7 @@ Result<void> check_library_overrides() {
 Result<CudaPlugin> CudaPlugin::load(const std::string& path) {
   // A path with a '/' makes dlopen load exactly that file rather than search.
   const std::string to_open = path.find('/') == std::string::npos ? "./" + path : path;
-  if (auto kind = not_a_library(to_open))
+  if (auto kind = os::not_a_library_file(to_open))
     return fail(fmt::format("CUDA plugin {} cannot be loaded: it is {}, not a shared library file", path, *kind));
   auto lib = os::SharedLibrary::open(to_open);
   if (!lib) return fail(fmt::format("CUDA plugin {} cannot be loaded: {}", path, lib.error().message));

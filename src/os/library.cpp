@@ -1,13 +1,28 @@
 #include "os/library.hpp"
 
 #include <dlfcn.h>
+#include <sys/stat.h>
 #include <link.h>
 
 #include <fmt/format.h>
 
 namespace gpuscout::os {
 
+std::optional<std::string> not_a_library_file(const std::string& path) {
+  struct stat st{};
+  if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return std::nullopt;
+  if (S_ISDIR(st.st_mode)) return "a folder";
+  if (S_ISFIFO(st.st_mode)) return "a FIFO (named pipe)";
+  if (S_ISCHR(st.st_mode)) return "a character device";
+  if (S_ISBLK(st.st_mode)) return "a block device";
+  if (S_ISSOCK(st.st_mode)) return "a socket";
+  return "not a regular file";
+}
+
 Result<SharedLibrary> SharedLibrary::open(const std::string& soname) {
+  if (soname.find('/') != std::string::npos) {
+    if (auto kind = not_a_library_file(soname)) return fail(fmt::format("{} is {}, not a shared library file", soname, *kind));
+  }
   dlerror();
   void* handle = ::dlopen(soname.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {

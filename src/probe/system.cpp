@@ -4,6 +4,7 @@
 #include "core/text.hpp"
 #include "os/system.hpp"
 #include "probe/sources.hpp"
+#include "vendor/cpuid.hpp"
 
 namespace gpuscout::probe {
 namespace {
@@ -51,6 +52,26 @@ std::vector<std::pair<std::string, std::string>> parse_os_release(std::string_vi
   }
   return out;
 }
+
+namespace {
+
+/// On the live machine, the hypervisor's own cpuid signature (leaf 0x40000000) names it where DMI does not: the
+/// signatures systemd-detect-virt knows. Under a sysroot the CPU is not the recorded machine's: nothing.
+std::optional<std::string> hypervisor_from_cpuid() {
+  if (!os::sysroot().empty()) return std::nullopt;
+  const auto signature = vendor::cpuid::hypervisor_signature(vendor::cpuid::native());
+  if (!signature) return std::nullopt;
+  static const std::pair<std::string_view, std::string_view> known[] = {
+      {"KVMKVMKVM", "kvm"},         {"Linux KVM Hv", "kvm"},   {"Microsoft Hv", "hyper-v"}, {"VMwareVMware", "vmware"},
+      {"XenVMMXenVMM", "xen"},      {"TCGTCGTCGTCG", "qemu"},  {" lrpepyh  vr", "parallels"},
+      {"VBoxVBoxVBox", "virtualbox"}, {"bhyve bhyve ", "bhyve"}, {"ACRNACRNACRN", "acrn"}, {"QNXQVMBSQG", "qnx"},
+      {"SRESRESRESRE", "sre"},      {"Apple VZ", "apple"}};
+  for (const auto& [sig, name] : known)
+    if (*signature == sig) return std::string(name);
+  return std::nullopt;
+}
+
+}  // namespace
 
 OsInfo probe_os(bool cpu_hypervisor_flag) {
   OsInfo info;
@@ -109,6 +130,8 @@ OsInfo probe_os(bool cpu_hypervisor_flag) {
       info.virtualization = "kvm";
     else if (vendor.find("innotek") != std::string::npos || product.find("virtualbox") != std::string::npos)
       info.virtualization = "virtualbox";
+    else if (auto named = hypervisor_from_cpuid())
+      info.virtualization = *named;
     else if (cpu_hypervisor_flag)
       info.virtualization = "unknown-hypervisor";
   }

@@ -4,7 +4,7 @@
 #include "e2e_support.hpp"
 
 namespace {
-const std::string kCorpus = std::string(GPUSCOUT_SOURCE_DIR) + "/fuzz/corpus/hf_config/";
+const std::string kCorpus = std::string(GPUSCOUT_SOURCE_DIR) + "/fuzz/corpus/fit_config/";
 }
 
 TEST(Fit, CatalogueModelOnAGivenCard) {

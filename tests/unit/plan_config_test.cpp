@@ -1,4 +1,4 @@
-// Hugging Face config.json and safetensors readers: real configs (fuzz/corpus/hf_config) and bad input.
+// Hugging Face config.json and safetensors readers: real configs (fuzz/corpus/fit_config) and bad input.
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -24,7 +24,7 @@ std::string slurp(const std::string& path) {
 }
 
 ConfigRead read(const std::string& file) {
-  auto r = load_hf_config(kCorpus + "hf_config/" + file);
+  auto r = load_hf_config(kCorpus + "fit_config/" + file);
   EXPECT_TRUE(r.has_value()) << (r ? "" : r.error().message);
   return r ? *r : ConfigRead{};
 }
@@ -64,7 +64,7 @@ TEST(PlanConfig, ReadsQuantizationConfig) {
 }
 
 TEST(PlanConfig, MalformedJsonNamesFileLineAndColumn) {
-  auto r = load_hf_config(kCorpus + "hf_config/malformed.json");
+  auto r = load_hf_config(kCorpus + "fit_config/malformed.json");
   ASSERT_FALSE(r.has_value());
   // The missing comma after "num_hidden_layers": 32 is found at the start of line 5.
   EXPECT_NE(r.error().message.find("malformed.json:5:"), std::string::npos) << r.error().message;
@@ -78,7 +78,7 @@ TEST(PlanConfig, PositionOfCountsLinesAndColumns) {
 }
 
 TEST(PlanConfig, UnknownTypeListsMissingFieldsAndMentionsParams) {
-  auto r = load_hf_config(kCorpus + "hf_config/unknown-type.json");
+  auto r = load_hf_config(kCorpus + "fit_config/unknown-type.json");
   ASSERT_FALSE(r.has_value());
   const auto& m = r.error().message;
   EXPECT_NE(m.find("mamba"), std::string::npos) << m;
@@ -121,7 +121,7 @@ TEST(PlanConfig, MissingFileAndFolderWithoutConfig) {
   auto r = load_hf_config("/nonexistent/config.json");
   ASSERT_FALSE(r.has_value());
   EXPECT_NE(r.error().message.find("/nonexistent/config.json"), std::string::npos);
-  auto d = load_hf_config(kCorpus + "units");
+  auto d = load_hf_config(kCorpus + "fit_units");
   ASSERT_FALSE(d.has_value());
   EXPECT_NE(d.error().message.find("no config.json"), std::string::npos);
 }
@@ -157,7 +157,7 @@ TEST(PlanSafetensors, ModelFolderGivesExactBytes) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / ("gpuscout-plan-test-" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  fs::copy_file(kCorpus + "hf_config/llama-3-8b.json", dir / "config.json", fs::copy_options::overwrite_existing);
+  fs::copy_file(kCorpus + "fit_config/llama-3-8b.json", dir / "config.json", fs::copy_options::overwrite_existing);
   fs::copy_file(kCorpus + "safetensors/tiny.safetensors", dir / "model.safetensors",
                 fs::copy_options::overwrite_existing);
   auto r = load_hf_config(dir.string());
