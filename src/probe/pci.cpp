@@ -112,6 +112,131 @@ std::string normalize_bus_id(std::string_view id) {
   return s;
 }
 
+namespace {
+
+/// libpci, used only to name devices from pci.ids. It keeps the pointer to the ids path it is given
+/// (to_be_freed = 0) and reads the file on the first lookup, so the path lives as long as this object.
+class PciNames {
+ public:
+  PciNames() : pacc_(pci_alloc()), ok_(pacc_ != nullptr) {
+    if (!pacc_) return;
+    pacc_->error = pci_error_handler;
+    pacc_->warning = pci_quiet;
+    pacc_->debug = pci_quiet;
+    for (const char* candidate : {"/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids"}) {
+      if (!os::sysroot().empty() && os::exists(candidate)) {
+        ids_path_ = os::sysroot() + candidate;
+        break;
+      }
+    }
+    if (!ids_path_.empty()) pci_set_name_list_path(pacc_, ids_path_.data(), 0);
+  }
+  ~PciNames() {
+    if (pacc_ && ok_) pci_cleanup(pacc_);  // libpci's state is undefined after an error: not touched again
+  }
+  PciNames(const PciNames&) = delete;
+  PciNames& operator=(const PciNames&) = delete;
+
+  /// The vendor and device names (empty when pci.ids lacks them); after a libpci error, records it once and
+  /// answers nothing more.
+  std::pair<std::string, std::string> lookup(uint16_t vendor, uint16_t device, std::vector<ProbeError>& errors) {
+    if (!ok_) return {};
+    char vendor_name[256] = {0};
+    char device_name[512] = {0};
+    if (!lookup_names(pacc_, vendor, device, vendor_name, sizeof vendor_name, device_name, sizeof device_name)) {
+      errors.push_back(ProbeError{"pci", "pci.ids", text::clean_utf8(g_pci_message), std::nullopt});
+      ok_ = false;
+      return {};
+    }
+    return {vendor_name, device_name};
+  }
+
+ private:
+  pci_access* pacc_;
+  bool ok_;
+  std::string ids_path_;
+};
+
+/// pci.ids writes "AD107M [GeForce RTX 4060 Max-Q / Mobile]": the bracket holds the marketing name.
+void name_device(Gpu& gpu, const std::string& vn, const std::string& dn, uint16_t vendor, uint16_t device) {
+  // pci.ids is a text file anyone can edit (and distributions patch): its names are cleaned to UTF-8 here.
+  gpu.vendor = text::clean_utf8(vendor_key(vendor, vn));
+  if (dn.empty()) {
+    gpu.name = fmt::format("{} device {:04x}:{:04x} (not in this pci.ids: `update-pciids` refreshes it)",
+                           text::clean_utf8(vn.empty() ? "Unknown vendor" : vn), vendor, device);
+    return;
+  }
+  gpu.pci_name = text::clean_utf8(dn);
+  std::string_view n = *gpu.pci_name;
+  const auto open = n.find('['), close = n.rfind(']');
+  gpu.name = (open != std::string_view::npos && close != std::string_view::npos && close > open)
+                 ? std::string(n.substr(open + 1, close - open - 1))
+                 : std::string(n);
+}
+
+/// The kernel driver bound to the device and its PCIe link as sysfs reports it.
+void read_driver_and_link(Gpu& gpu, const std::string& dir) {
+  if (auto link = os::read_link(dir + "/driver")) {
+    const auto slash = link->rfind('/');
+    gpu.kernel_driver = text::clean_utf8(slash == std::string::npos ? *link : link->substr(slash + 1));
+  }
+  if (auto sp = os::read_line(dir + "/current_link_speed")) gpu.pcie_gen = link_generation(*sp);
+  if (auto sp = os::read_line(dir + "/max_link_speed")) gpu.pcie_gen_max = link_generation(*sp);
+  auto width = [&](const char* file, std::optional<int>& out) {
+    if (auto sp = os::read_line(dir + "/" + file))
+      if (auto v = text::parse_int(*sp); v && *v > 0 && *v <= 32) out = static_cast<int>(*v);
+  };
+  width("current_link_width", gpu.pcie_width);
+  width("max_link_width", gpu.pcie_width_max);
+}
+
+/// One entry of /sys/bus/pci/devices: a GPU (display controller, or a GPU vendor's compute accelerator), or nothing.
+std::optional<Gpu> read_pci_device(const std::string& address, PciNames& names, std::vector<ProbeError>& errors) {
+  const std::string dir = "/sys/bus/pci/devices/" + address;
+  const std::string shown_dir = text::clean_utf8(dir);  // a stray entry's name may be any bytes
+  auto hex = [&](const char* file) -> std::optional<unsigned long long> {
+    auto line = os::read_line(dir + "/" + file);
+    if (!line) return std::nullopt;
+    return text::parse_uint(*line, 16);
+  };
+  const auto device_class = hex("class");
+  if (!device_class) {
+    errors.push_back(ProbeError{"pci", shown_dir + "/class", "missing or not a hex number", std::nullopt});
+    return std::nullopt;
+  }
+  const unsigned cls = static_cast<unsigned>(*device_class >> 8);  // 0x030000 -> 0x0300
+  const auto vendor = hex("vendor");
+  const auto device = hex("device");
+  const bool display = (cls >> 8) == 0x03;
+  // Processing accelerators (class 0x12) include NPUs; only the GPU vendors' compute cards count.
+  const bool accelerator = cls == 0x1200 && vendor && (*vendor == 0x10de || *vendor == 0x1002);
+  if (!display && !accelerator) return std::nullopt;
+  if (!vendor || !device || *vendor > 0xffff || *device > 0xffff || *vendor == 0xffff) {
+    errors.push_back(ProbeError{"pci", shown_dir, "unreadable vendor or device id", std::nullopt});
+    return std::nullopt;
+  }
+  if (is_display_only_adapter(static_cast<uint16_t>(*vendor))) return std::nullopt;
+
+  Gpu gpu;
+  gpu.pci_bus_id = normalize_bus_id(text::clean_utf8(address));
+  gpu.pci_vendor_id = static_cast<uint16_t>(*vendor);
+  gpu.pci_device_id = static_cast<uint16_t>(*device);
+  const auto sub_vendor = hex("subsystem_vendor"), sub_device = hex("subsystem_device");
+  if (sub_vendor && sub_device && *sub_vendor && *sub_vendor < 0xffff && *sub_device <= 0xffff) {
+    gpu.pci_subsystem_vendor_id = static_cast<uint16_t>(*sub_vendor);
+    gpu.pci_subsystem_device_id = static_cast<uint16_t>(*sub_device);
+  }
+  const auto [vn, dn] = names.lookup(*gpu.pci_vendor_id, *gpu.pci_device_id, errors);
+  name_device(gpu, vn, dn, *gpu.pci_vendor_id, *gpu.pci_device_id);
+  read_driver_and_link(gpu, dir);
+  // Intel graphics on the root bus is the processor's integrated GPU.
+  gpu.integrated = *vendor == 0x8086 && gpu.pci_bus_id->size() >= 8 && gpu.pci_bus_id->compare(4, 4, ":00:") == 0;
+  gpu.sources.push_back("pci");
+  return gpu;
+}
+
+}  // namespace
+
 std::vector<Gpu> probe_pci_gpus(std::vector<ProbeError>& errors) {
   std::vector<Gpu> gpus;
   if (!os::is_directory("/sys/bus/pci/devices")) {
@@ -120,104 +245,9 @@ std::vector<Gpu> probe_pci_gpus(std::vector<ProbeError>& errors) {
   }
   // Enumeration reads sysfs directly (so one garbage file costs one device, not the scan); libpci answers
   // the names from pci.ids.
-  pci_access* pacc = pci_alloc();
-  bool names_ok = pacc != nullptr;
-  // libpci keeps the pointer it is given (to_be_freed = 0) and reads the file on the first lookup: the path
-  // must outlive the loop below.
-  std::string ids_path;
-  if (pacc) {
-    pacc->error = pci_error_handler;
-    pacc->warning = pci_quiet;
-    pacc->debug = pci_quiet;
-    for (const char* candidate : {"/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids"}) {
-      if (!os::sysroot().empty() && os::exists(candidate)) {
-        ids_path = os::sysroot() + candidate;
-        break;
-      }
-    }
-    if (!ids_path.empty()) pci_set_name_list_path(pacc, ids_path.data(), 0);
-  }
-  for (const auto& address : os::list_dir("/sys/bus/pci/devices")) {
-    const std::string dir = "/sys/bus/pci/devices/" + address;
-    const std::string shown_dir = text::clean_utf8(dir);  // a stray entry's name may be any bytes
-    auto hex = [&](const char* file) -> std::optional<unsigned long long> {
-      auto line = os::read_line(dir + "/" + file);
-      if (!line) return std::nullopt;
-      return text::parse_uint(*line, 16);
-    };
-    const auto device_class = hex("class");
-    if (!device_class) {
-      errors.push_back(ProbeError{"pci", shown_dir + "/class", "missing or not a hex number", std::nullopt});
-      continue;
-    }
-    const unsigned cls = static_cast<unsigned>(*device_class >> 8);  // 0x030000 -> 0x0300
-    const auto vendor = hex("vendor");
-    const auto device = hex("device");
-    const bool display = (cls >> 8) == 0x03;
-    // Processing accelerators (class 0x12) include NPUs; only the GPU vendors' compute cards count.
-    const bool accelerator = cls == 0x1200 && vendor && (*vendor == 0x10de || *vendor == 0x1002);
-    if (!display && !accelerator) continue;
-    if (!vendor || !device || *vendor > 0xffff || *device > 0xffff || *vendor == 0xffff) {
-      errors.push_back(ProbeError{"pci", shown_dir, "unreadable vendor or device id", std::nullopt});
-      continue;
-    }
-    if (is_display_only_adapter(static_cast<uint16_t>(*vendor))) continue;
-
-    Gpu gpu;
-    gpu.pci_bus_id = normalize_bus_id(text::clean_utf8(address));
-    gpu.pci_vendor_id = static_cast<uint16_t>(*vendor);
-    gpu.pci_device_id = static_cast<uint16_t>(*device);
-    const auto sub_vendor = hex("subsystem_vendor"), sub_device = hex("subsystem_device");
-    if (sub_vendor && sub_device && *sub_vendor && *sub_vendor < 0xffff && *sub_device <= 0xffff) {
-      gpu.pci_subsystem_vendor_id = static_cast<uint16_t>(*sub_vendor);
-      gpu.pci_subsystem_device_id = static_cast<uint16_t>(*sub_device);
-    }
-    const char* vn = nullptr;
-    const char* dn = nullptr;
-    char vendor_name[256] = {0};
-    char device_name[512] = {0};
-    if (names_ok) {
-      if (lookup_names(pacc, static_cast<int>(*vendor), static_cast<int>(*device), vendor_name, sizeof vendor_name,
-                       device_name, sizeof device_name)) {
-        vn = vendor_name[0] ? vendor_name : nullptr;
-        dn = device_name[0] ? device_name : nullptr;
-      } else {
-        errors.push_back(ProbeError{"pci", "pci.ids", text::clean_utf8(g_pci_message), std::nullopt});
-        names_ok = false;  // libpci's state is undefined after an error: stop asking it
-      }
-    }
-    // pci.ids is a text file anyone can edit (and distributions patch): its names are cleaned to UTF-8 here.
-    gpu.vendor = text::clean_utf8(vendor_key(gpu.pci_vendor_id.value(), vn ? vn : ""));
-    if (dn) {
-      gpu.pci_name = text::clean_utf8(dn);
-      // pci.ids writes "AD107M [GeForce RTX 4060 Max-Q / Mobile]": the bracket holds the marketing name.
-      std::string_view n = *gpu.pci_name;
-      const auto open = n.find('['), close = n.rfind(']');
-      gpu.name = (open != std::string_view::npos && close != std::string_view::npos && close > open)
-                     ? std::string(n.substr(open + 1, close - open - 1))
-                     : std::string(n);
-    } else {
-      gpu.name = fmt::format("{} device {:04x}:{:04x} (not in this pci.ids: `update-pciids` refreshes it)",
-                             text::clean_utf8(vn ? vn : "Unknown vendor"), *vendor, *device);
-    }
-    if (auto link = os::read_link(dir + "/driver")) {
-      const auto slash = link->rfind('/');
-      gpu.kernel_driver = text::clean_utf8(slash == std::string::npos ? *link : link->substr(slash + 1));
-    }
-    if (auto sp = os::read_line(dir + "/current_link_speed")) gpu.pcie_gen = link_generation(*sp);
-    if (auto sp = os::read_line(dir + "/max_link_speed")) gpu.pcie_gen_max = link_generation(*sp);
-    if (auto sp = os::read_line(dir + "/current_link_width")) {
-      if (auto v = text::parse_int(*sp); v && *v > 0 && *v <= 32) gpu.pcie_width = static_cast<int>(*v);
-    }
-    if (auto sp = os::read_line(dir + "/max_link_width")) {
-      if (auto v = text::parse_int(*sp); v && *v > 0 && *v <= 32) gpu.pcie_width_max = static_cast<int>(*v);
-    }
-    // Intel graphics on the root bus is the processor's integrated GPU.
-    gpu.integrated = *vendor == 0x8086 && gpu.pci_bus_id->size() >= 8 && gpu.pci_bus_id->compare(4, 4, ":00:") == 0;
-    gpu.sources.push_back("pci");
-    gpus.push_back(std::move(gpu));
-  }
-  if (pacc && names_ok) pci_cleanup(pacc);
+  PciNames names;
+  for (const auto& address : os::list_dir("/sys/bus/pci/devices"))
+    if (auto gpu = read_pci_device(address, names, errors)) gpus.push_back(std::move(*gpu));
   std::sort(gpus.begin(), gpus.end(), [](const Gpu& a, const Gpu& b) { return a.pci_bus_id < b.pci_bus_id; });
   return gpus;
 }
