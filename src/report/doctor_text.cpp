@@ -26,12 +26,10 @@ std::string bytes(const std::optional<uint64_t>& v) { return v ? units::format_b
 
 }  // namespace
 
-std::string render_inventory_text(const Inventory& inv, const TextStyle& style) {
-  const Painter p{style.color};
-  std::string out;
-  auto line = [&](std::string_view label, std::string_view value) { out += fmt::format("  {:<13}{}\n", label, value); };
+namespace {
 
-  out += p.bold("CPU") + "\n";
+void section_cpu(const Inventory& inv, std::string& out) {
+  auto line = [&](std::string_view label, std::string_view value) { out += fmt::format("  {:<13}{}\n", label, value); };
   std::string cores = fmt::format("{} physical cores, {} logical CPUs", optn(inv.cpu.physical_cores), optn(inv.cpu.logical_cpus));
   if (inv.cpu.sockets && *inv.cpu.sockets > 1) cores += fmt::format(", {} sockets", *inv.cpu.sockets);
   if (inv.cpu.online_cpus && inv.cpu.logical_cpus && *inv.cpu.online_cpus != *inv.cpu.logical_cpus)
@@ -52,19 +50,25 @@ std::string render_inventory_text(const Inventory& inv, const TextStyle& style) 
     line("caches", caches);
   }
   line("SIMD", inv.cpu.features.empty() ? "none of AVX2/AVX-512/AMX/NEON" : fmt::format("{}", fmt::join(inv.cpu.features, " ")));
+}
 
-  out += p.bold("Memory") + "\n";
+void section_memory(const Inventory& inv, std::string& out) {
+  auto line = [&](std::string_view label, std::string_view value) { out += fmt::format("  {:<13}{}\n", label, value); };
   line("RAM", fmt::format("{} total, {} available", bytes(inv.memory.total_bytes), bytes(inv.memory.available_bytes)));
   if (inv.memory.swap_total_bytes) line("swap", fmt::format("{} total, {} free", bytes(inv.memory.swap_total_bytes), bytes(inv.memory.swap_free_bytes)));
   if (inv.memory.cgroup_limit_bytes) line("limit", fmt::format("{} (container)", units::format_bytes(*inv.memory.cgroup_limit_bytes)));
+}
 
-  out += p.bold("Disks") + "\n";
+void section_disks(const Inventory& inv, std::string& out) {
+  auto line = [&](std::string_view label, std::string_view value) { out += fmt::format("  {:<13}{}\n", label, value); };
   if (inv.disks.empty()) line("", "none found");
   for (const auto& d : inv.disks)
     out += fmt::format("  {:<24} {:>10} total {:>10} free  {}\n", d.mount, units::format_bytes(d.total_bytes),
                        units::format_bytes(d.free_bytes), d.fstype);
+}
 
-  out += p.bold("System") + "\n";
+void section_system(const Inventory& inv, std::string& out) {
+  auto line = [&](std::string_view label, std::string_view value) { out += fmt::format("  {:<13}{}\n", label, value); };
   line("OS", fmt::format("{}, kernel {}", opt(inv.os.pretty_name, opt(inv.os.id)), opt(inv.os.kernel)));
   std::string where = inv.platform.kind;
   if (inv.platform.cloud) where += " (" + *inv.platform.cloud + ")";
@@ -72,8 +76,10 @@ std::string render_inventory_text(const Inventory& inv, const TextStyle& style) 
   if (inv.os.virtualization) where += ", virtualised: " + *inv.os.virtualization;
   if (inv.platform.product_name) where += ", " + *inv.platform.product_name;
   line("platform", where);
+}
 
-  out += p.bold("GPUs") + "\n";
+void section_gpus(const Inventory& inv, std::string& out) {
+  auto line = [&](std::string_view label, std::string_view value) { out += fmt::format("  {:<13}{}\n", label, value); };
   if (inv.gpus.empty()) line("", "none found");
   for (const auto& g : inv.gpus) {
     std::string head = fmt::format("  [{}] {} ({})", g.index, g.name, g.vendor);
@@ -105,8 +111,10 @@ std::string render_inventory_text(const Inventory& inv, const TextStyle& style) 
     for (const auto& pr : g.processes)
       out += fmt::format("      process {} {} {}\n", pr.pid, pr.name.value_or(""), pr.used_bytes ? units::format_bytes(*pr.used_bytes) : "");
   }
+}
 
-  out += p.bold("NVIDIA") + "\n";
+void section_nvidia(const Inventory& inv, std::string& out) {
+  auto line = [&](std::string_view label, std::string_view value) { out += fmt::format("  {:<13}{}\n", label, value); };
   if (inv.nvidia.driver_version)
     line("driver", fmt::format("{} (supports CUDA {})", *inv.nvidia.driver_version, opt(inv.nvidia.cuda_driver_version, "?")));
   else if (inv.nvidia.kernel_module_version)
@@ -122,8 +130,10 @@ std::string render_inventory_text(const Inventory& inv, const TextStyle& style) 
                        optn(d.sm_count), bytes(d.total_memory_bytes), optn(d.memory_bus_width_bits));
   line("toolkit", inv.toolkit.nvcc_version ? "nvcc " + *inv.toolkit.nvcc_version : "nvcc not found (not needed for PyTorch wheels)");
   if (inv.toolkit.cudnn_version) line("cuDNN", *inv.toolkit.cudnn_version);
+}
 
-  out += p.bold("Python") + "\n";
+void section_python(const Inventory& inv, std::string& out) {
+  auto line = [&](std::string_view label, std::string_view value) { out += fmt::format("  {:<13}{}\n", label, value); };
   if (!inv.python.probed) line("", "not checked (--no-python)");
   else {
     line("python", inv.python.version ? fmt::format("{} ({})", *inv.python.version, opt(inv.python.executable)) : "not found");
@@ -138,6 +148,27 @@ std::string render_inventory_text(const Inventory& inv, const TextStyle& style) 
     } else if (inv.python.version) {
       line("torch", "not installed");
     }
+  }
+}
+
+}  // namespace
+
+std::string render_inventory_text(const Inventory& inv, const TextStyle& style) {
+  const Painter p{style.color};
+  std::string out;
+  using Section = void (*)(const Inventory&, std::string&);
+  const std::pair<const char*, Section> sections[] = {
+      {"CPU", &section_cpu},
+      {"Memory", &section_memory},
+      {"Disks", &section_disks},
+      {"System", &section_system},
+      {"GPUs", &section_gpus},
+      {"NVIDIA", &section_nvidia},
+      {"Python", &section_python},
+  };
+  for (const auto& [title, write] : sections) {
+    out += p.bold(title) + "\n";
+    write(inv, out);
   }
   return out;
 }
