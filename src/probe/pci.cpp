@@ -66,6 +66,10 @@ bool is_display_only_adapter(uint16_t vendor_id) {
   }
 }
 
+// pci.ids only, never udev's hwdb: under a sysroot the hwdb is the real machine's, and libudev's state would outlive
+// a lookup that libpci's error handler jumped out of.
+constexpr int kLookupFlags = PCI_LOOKUP_NO_NUMBERS | PCI_LOOKUP_NO_HWDB;
+
 // Names from pci.ids; false when libpci reported an error (its handler jumped back here).
 bool lookup_names(pci_access* pacc, int vendor, int device, char* vendor_name, int vendor_size, char* device_name,
                   int device_size) {
@@ -75,10 +79,10 @@ bool lookup_names(pci_access* pacc, int vendor, int device, char* vendor_name, i
     g_pci_jump = nullptr;
     return false;
   }
-  const char* vn = pci_lookup_name(pacc, vendor_name, vendor_size, PCI_LOOKUP_VENDOR | PCI_LOOKUP_NO_NUMBERS, vendor);
+  const char* vn = pci_lookup_name(pacc, vendor_name, vendor_size, PCI_LOOKUP_VENDOR | kLookupFlags, vendor);
   if (!vn) vendor_name[0] = 0;
   else if (vn != vendor_name) std::snprintf(vendor_name, static_cast<size_t>(vendor_size), "%s", vn);
-  const char* dn = pci_lookup_name(pacc, device_name, device_size, PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_NUMBERS, vendor, device);
+  const char* dn = pci_lookup_name(pacc, device_name, device_size, PCI_LOOKUP_DEVICE | kLookupFlags, vendor, device);
   if (!dn) device_name[0] = 0;
   else if (dn != device_name) std::snprintf(device_name, static_cast<size_t>(device_size), "%s", dn);
   g_pci_jump = nullptr;

@@ -62,7 +62,11 @@ static void misbehave(void) {
   const char* sleep_s = getenv("GPUSCOUT_FAKE_PLUGIN_SLEEP_S");
   if (sleep_s && *sleep_s) sleep((unsigned)atoi(sleep_s));
   const char* crash = getenv("GPUSCOUT_FAKE_PLUGIN_CRASH");
-  if (crash && *crash == '1') raise(SIGSEGV);
+  if (crash && *crash == '1') {
+    /* Die of the signal itself, as a crash inside a real driver does, even where a sanitizer's handler is installed. */
+    signal(SIGSEGV, SIG_DFL);
+    raise(SIGSEGV);
+  }
 }
 
 static int fake_gemm(int device, int dtype, int n, const gpuscout_method* m, gpuscout_gemm_result* out) {

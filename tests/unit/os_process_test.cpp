@@ -36,7 +36,8 @@ bool gone_soon(pid_t pid) {
 }
 
 pid_t first_pid(const std::string& text) {
-  const auto line = text::trim(text.substr(0, text.find('\n')));
+  const std::string first = text.substr(0, text.find('\n'));  // trim's view must not outlive it
+  const auto line = text::trim(first);
   const auto pid = text::parse_int(line);
   return pid ? static_cast<pid_t>(*pid) : -1;
 }
