@@ -1,5 +1,7 @@
 #include "e2e_support.hpp"
 
+#include <sstream>
+#include <fstream>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -98,6 +100,13 @@ std::string temp_dir() {
   }
   made.emplace_back(pattern);
   return pattern;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
 }
 
 }  // namespace e2e

@@ -36,4 +36,10 @@ std::map<std::string, std::string> merge(std::initializer_list<std::map<std::str
 /// A fresh temporary directory, removed at process exit.
 std::string temp_dir();
 
+/// The saved benches in tests/fakes/bench: one with the fake CUDA plugin, one CPU-only.
+inline const std::string kGpuBench = std::string(GPUSCOUT_SOURCE_DIR) + "/tests/fakes/bench/rtx4090-fake-plugin.json";
+inline const std::string kCpuBench = std::string(GPUSCOUT_SOURCE_DIR) + "/tests/fakes/bench/cpu-only-zen5-vm.json";
+/// A whole file's bytes ("" when it cannot be read: the caller's assertion says what was expected).
+std::string read_file(const std::string& path);
+
 }  // namespace e2e

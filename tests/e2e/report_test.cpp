@@ -17,16 +17,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kBenchDir = std::string(GPUSCOUT_SOURCE_DIR) + "/tests/fakes/bench";
-const std::string kGpuBench = kBenchDir + "/rtx4090-fake-plugin.json";
-const std::string kCpuBench = kBenchDir + "/cpu-only-zen5-vm.json";
+using e2e::kCpuBench;
+using e2e::kGpuBench;
 
-std::string read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string read(const std::string& path) { return e2e::read_file(path); }
 
 std::string browser_dir() {
   const std::string dir = std::string(GPUSCOUT_BINARY_DIR) + "/browser";
