@@ -68,6 +68,214 @@ std::string fmt_opt(const std::optional<double>& v, const char* f) {
   return v ? fmt::format(fmt::runtime(f), *v) : std::string("-");
 }
 
+OJ cpu_gemm_json(const CpuGemmRecord& g) {
+  OJ e;
+  e["dtype"] = dtype_name(g.run.dtype);
+  e["n"] = g.run.n;
+  e["gflops"] = g.run.gflops;
+  e["seconds_median"] = g.run.m.stats.median_s;
+  e["rel_error"] = g.run.rel_error;
+  e["rel_error_bound"] = rel_error_bound(g.run.dtype);
+  e["checked"] = g.run.checked;
+  e["ok"] = g.run.ok;
+  e["efficiency"] = opt(g.efficiency);
+  e["measurement"] = measurement_json(g.run.m);
+  return e;
+}
+
+OJ cpu_json(const CpuResult& c) {
+  OJ cj;
+  cj["model"] = c.facts.model;
+  cj["threads"] = c.threads;
+  cj["physical_cores"] = c.facts.physical_cores;
+  cj["logical_cpus"] = c.facts.logical_cpus;
+  cj["clock_mhz"] = opt(c.facts.max_mhz);
+  cj["clock_source"] = c.facts.clock_source;
+  OJ isas = OJ::array();
+  for (Isa i : c.facts.isas) isas.push_back(isa_name(i));
+  cj["isas"] = isas;
+  cj["blas"] = {{"name", c.blas.name}, {"config", c.blas.config}, {"corename", c.blas.corename},
+                {"bf16", c.blas.has_bf16}, {"threads", c.threads}};
+  cj["peak_gflops"] = {{"fp32", c.peak_fp32 ? OJ(c.peak_fp32->all_cores_gflops) : OJ(nullptr)},
+                       {"fp64", c.peak_fp64 ? OJ(c.peak_fp64->all_cores_gflops) : OJ(nullptr)}};
+  OJ peak;
+  peak["fp32"] = c.peak_fp32 ? peak_json(*c.peak_fp32) : OJ(nullptr);
+  peak["fp64"] = c.peak_fp64 ? peak_json(*c.peak_fp64) : OJ(nullptr);
+  cj["peak"] = peak;
+  OJ gemm = OJ::array();
+  for (const auto& g : c.gemm) gemm.push_back(cpu_gemm_json(g));
+  cj["gemm"] = gemm;
+  if (c.memory) {
+    cj["memory_gbs"] = {{"copy", c.memory->copy_gbs}, {"triad", c.memory->triad_gbs}};
+    cj["memory"] = {{"array_bytes", c.memory->array_bytes}, {"threads", c.memory->threads},
+                    {"verified", c.memory->verified}, {"copy", measurement_json(c.memory->copy)},
+                    {"triad", measurement_json(c.memory->triad)}};
+  } else {
+    cj["memory_gbs"] = nullptr;
+  }
+  cj["notes"] = c.notes;
+  return cj;
+}
+
+OJ gpu_gemm_json(const GpuGemmRecord& e) {
+  OJ ej;
+  ej["dtype"] = dtype_name(e.dtype);
+  ej["n"] = e.n;
+  ej["status"] = status_name(e.status);
+  ej["tflops"] = e.tflops;
+  ej["seconds_median"] = e.m.stats.median_s;
+  ej["rel_error"] = e.rel_error;
+  ej["rel_error_bound"] = rel_error_bound(e.dtype);
+  ej["checked"] = e.checked;
+  ej["ok"] = e.ok;
+  ej["peak_datasheet_tflops"] = opt(e.peak_datasheet_tflops);
+  ej["peak_computed_tflops"] = opt(e.peak_computed_tflops);
+  ej["efficiency"] = opt(e.efficiency);
+  ej["sm_clock_mhz_median"] = opt(e.sm_clock_mhz_median);
+  ej["note"] = e.note;
+  ej["measurement"] = measurement_json(e.m);
+  return ej;
+}
+
+OJ gpu_telemetry_json(const GpuTelemetry& t) {
+  return {{"samples", t.samples},
+          {"sm_clock_mhz_min", opt(t.sm_clock_mhz_min)},
+          {"sm_clock_mhz_max", opt(t.sm_clock_mhz_max)},
+          {"power_w_max", opt(t.power_w_max)},
+          {"power_limit_w", opt(t.power_limit_w)},
+          {"temperature_c_max", opt(t.temperature_c_max)},
+          {"throttle_reasons", throttle_reason_names(t.throttle_reasons)}};
+}
+
+OJ gpu_json(const GpuResult& g) {
+  OJ gj;
+  gj["index"] = g.index;
+  gj["name"] = g.name;
+  gj["pci_bus_id"] = g.pci_bus_id;
+  gj["compute_capability"] = g.compute_capability;
+  gj["sm_count"] = g.sm_count;
+  gj["clock_sm_mhz_max"] = g.clock_sm_mhz_max;
+  gj["memory_total_bytes"] = g.memory_total_bytes;
+  gj["memory_free_bytes"] = g.memory_free_bytes;
+  gj["l2_bytes"] = g.l2_bytes;
+  gj["versions"] = {{"driver_cuda", g.driver_cuda_version}, {"runtime", g.runtime_version}, {"cublas", g.cublas_version}};
+  gj["catalog_name"] = opt(g.catalog_name);
+  OJ gemm = OJ::array();
+  for (const auto& e : g.gemm) gemm.push_back(gpu_gemm_json(e));
+  gj["gemm"] = gemm;
+  gj["copy_gbs"] = gbs_or_null(g.copy);
+  gj["memory_bandwidth_gbs_datasheet"] = opt(g.memory_bandwidth_gbs);
+  gj["h2d_gbs"] = {{"pinned", gbs_or_null(g.h2d_pinned)}, {"pageable", gbs_or_null(g.h2d_pageable)}};
+  gj["d2h_gbs"] = {{"pinned", gbs_or_null(g.d2h_pinned)}, {"pageable", gbs_or_null(g.d2h_pageable)}};
+  gj["transfers"] = {{"d2d", transfer_json(g.copy)},           {"h2d_pinned", transfer_json(g.h2d_pinned)},
+                     {"h2d_pageable", transfer_json(g.h2d_pageable)}, {"d2h_pinned", transfer_json(g.d2h_pinned)},
+                     {"d2h_pageable", transfer_json(g.d2h_pageable)}};
+  const auto& t = g.telemetry;
+  gj["pcie"] = {{"gen_under_load", opt(t.pcie_gen_under_load)}, {"width_under_load", opt(t.pcie_width_under_load)},
+                {"gen_max", opt(t.pcie_gen_max)},     {"gpu_gen_max", opt(t.pcie_gpu_gen_max)},
+                {"width_max", opt(t.pcie_width_max)}, {"expected_gbs", opt(g.pcie_expected_gbs)},
+                {"below_max", g.pcie_below_max}};
+  gj["throttled"] = g.throttled;
+  gj["telemetry"] = gpu_telemetry_json(t);
+  gj["notes"] = g.notes;
+  return gj;
+}
+
+OJ speedup_json(const Speedup& s) {
+  return {{"n", s.n},
+          {"cpu_fp32_ms", opt(s.cpu_fp32_ms)},
+          {"gpu_fp32_ms", opt(s.gpu_fp32_ms)},
+          {"gpu_bf16_ms", opt(s.gpu_bf16_ms)},
+          {"fp32", opt(s.fp32_speedup)},
+          {"bf16_vs_cpu_fp32", opt(s.bf16_speedup)},
+          {"eight_cpu_hours_in_gpu_minutes", opt(s.eight_hours_minutes)},
+          {"basis", s.basis}};
+}
+
+using Lines = std::string;
+void line(Lines& o, const std::string& s) { o += s + "\n"; }
+
+void cpu_text(const CpuResult& c, Lines& o) {
+  line(o, "");
+  line(o, fmt::format("CPU  {}  ({} cores used, {} logical CPUs; {} {}{})", c.facts.model.empty() ? "?" : c.facts.model,
+                      c.threads, c.facts.logical_cpus, c.blas.name, c.blas.corename.empty() ? "" : "core ",
+                      c.blas.corename));
+  for (const auto* p : {&c.peak_fp32, &c.peak_fp64}) {
+    if (!*p) continue;
+    const auto& pk = **p;
+    line(o, fmt::format("  FMA peak {}: {:.1f} GFLOP/s all cores, {:.1f} one core ({}); computed {} GFLOP/s",
+                        pk.precision == Precision::fp32 ? "fp32" : "fp64", pk.all_cores_gflops, pk.single_core_gflops,
+                        isa_name(pk.isa), fmt_opt(pk.computed_gflops, "{:.1f}")));
+  }
+  if (c.peak_fp32 && c.peak_fp32->computed_gflops) line(o, "    computed from " + c.peak_fp32->computed_from);
+  line(o, "  GEMM        n     GFLOP/s   median      spread  first call  vs peak  check");
+  for (const auto& g : c.gemm) {
+    line(o, fmt::format("  {:<5} {:>6}  {:>9.1f}  {:>9.2f} ms  {:>5.1f}%  {:>8.2f} ms  {:>7}  {} ({:.1e})",
+                        dtype_name(g.run.dtype), g.run.n, g.run.gflops, g.run.m.stats.median_s * 1e3,
+                        g.run.m.stats.spread_pct, g.run.m.first_call_s * 1e3,
+                        g.efficiency ? fmt::format("{:.0f}%", *g.efficiency * 100) : "-", g.run.ok ? "ok" : "WRONG",
+                        g.run.rel_error));
+  }
+  if (c.memory)
+    line(o, fmt::format("  memory: copy {:.1f} GB/s, triad {:.1f} GB/s ({} arrays, {} threads)", c.memory->copy_gbs,
+                        c.memory->triad_gbs, units::format_bytes(c.memory->array_bytes), c.memory->threads));
+  for (const auto& n : c.notes) line(o, "  note: " + n);
+}
+
+std::string gbs_text(const std::optional<TransferRecord>& t) {
+  return t && t->status == 0 ? fmt::format("{:.1f}", t->gbs) : std::string("-");
+}
+
+void gpu_text(const GpuResult& g, Lines& o) {
+  line(o, fmt::format("GPU {}  {}  (cc {}, {} SMs, {} {}, CUDA driver {}, cuBLAS {})", g.index, g.name,
+                      g.compute_capability, g.sm_count, g.pci_bus_id, units::format_bytes(g.memory_total_bytes),
+                      g.driver_cuda_version, g.cublas_version));
+  line(o, "  GEMM        n     TFLOP/s   median     spread  first call  datasheet  computed  eff.  check");
+  for (const auto& e : g.gemm) {
+    if (e.status != 0) {
+      line(o, fmt::format("  {:<5} {:>6}  {}", dtype_name(e.dtype), e.n, e.note.empty() ? "not run" : e.note));
+      continue;
+    }
+    line(o, fmt::format("  {:<5} {:>6}  {:>9.1f}  {:>8.3f} ms  {:>5.1f}%  {:>8.1f} ms  {:>9}  {:>8}  {:>4}  {}{}",
+                        dtype_name(e.dtype), e.n, e.tflops, e.m.stats.median_s * 1e3, e.m.stats.spread_pct,
+                        e.m.first_call_s * 1e3, fmt_opt(e.peak_datasheet_tflops, "{:.1f}"),
+                        fmt_opt(e.peak_computed_tflops, "{:.1f}"),
+                        e.efficiency ? fmt::format("{:.0f}%", *e.efficiency * 100) : "-", e.ok ? "ok" : "WRONG",
+                        e.note.empty() ? "" : "  (" + e.note + ")"));
+  }
+  line(o, fmt::format("  device copy {} GB/s (read+write; datasheet {} GB/s)", gbs_text(g.copy),
+                      fmt_opt(g.memory_bandwidth_gbs, "{:.0f}")));
+  line(o, fmt::format("  host->device {} GB/s pinned, {} pageable; device->host {} pinned, {} pageable",
+                      gbs_text(g.h2d_pinned), gbs_text(g.h2d_pageable), gbs_text(g.d2h_pinned),
+                      gbs_text(g.d2h_pageable)));
+  const auto& t = g.telemetry;
+  if (t.pcie_gen_under_load)
+    line(o, fmt::format("  PCIe under load: gen {} x{} (max gen {} x{}), ~{} GB/s per direction",
+                        *t.pcie_gen_under_load, t.pcie_width_under_load.value_or(0),
+                        t.pcie_gpu_gen_max.value_or(t.pcie_gen_max.value_or(0)), t.pcie_width_max.value_or(0),
+                        fmt_opt(g.pcie_expected_gbs, "{:.1f}")));
+  if (t.samples > 0)
+    line(o, fmt::format("  during GEMM: SM clock {}-{} MHz, power max {} W (limit {}), temperature max {} C{}",
+                        t.sm_clock_mhz_min.value_or(0), t.sm_clock_mhz_max.value_or(0),
+                        fmt_opt(t.power_w_max, "{:.0f}"), fmt_opt(t.power_limit_w, "{:.0f}"),
+                        t.temperature_c_max.value_or(0), g.throttled ? ", THROTTLED" : ""));
+  for (const auto& n : g.notes) line(o, "  note: " + n);
+}
+
+void speedup_text(const Speedup& s, Lines& o) {
+  if (!s.cpu_fp32_ms && !s.gpu_fp32_ms) return;
+  line(o, "");
+  std::string sum = fmt::format("{0} x {0} fp32 matmul: CPU {1} ms, GPU {2}", s.n, fmt_opt(s.cpu_fp32_ms, "{:.1f}"),
+                                s.gpu_fp32_ms ? fmt::format("{:.2f} ms", *s.gpu_fp32_ms) : "not measured");
+  if (s.fp32_speedup) sum += fmt::format(", speed-up {:.0f} x", *s.fp32_speedup);
+  if (s.bf16_speedup) sum += fmt::format("; at bf16 the GPU does {:.0f} x", *s.bf16_speedup);
+  line(o, sum + " (" + s.basis + ")");
+  if (s.eight_hours_minutes)
+    line(o, fmt::format("For GEMM-bound work, a job that takes 8 hours on this CPU takes about {} on the GPU.",
+                        *s.eight_hours_minutes < 1.5 ? fmt::format("{:.0f} seconds", *s.eight_hours_minutes * 60)
+                                                     : fmt::format("{:.0f} minutes", *s.eight_hours_minutes)));
+}
+
 }  // namespace
 
 nlohmann::ordered_json to_json(const BenchResult& r) {
@@ -77,214 +285,28 @@ nlohmann::ordered_json to_json(const BenchResult& r) {
   j["collected_at"] = r.collected_at;
   j["mode"] = r.mode;
   j["device"] = r.device;
-  if (r.cpu) {
-    const auto& c = *r.cpu;
-    OJ cj;
-    cj["model"] = c.facts.model;
-    cj["threads"] = c.threads;
-    cj["physical_cores"] = c.facts.physical_cores;
-    cj["logical_cpus"] = c.facts.logical_cpus;
-    cj["clock_mhz"] = opt(c.facts.max_mhz);
-    cj["clock_source"] = c.facts.clock_source;
-    OJ isas = OJ::array();
-    for (Isa i : c.facts.isas) isas.push_back(isa_name(i));
-    cj["isas"] = isas;
-    cj["blas"] = {{"name", c.blas.name}, {"config", c.blas.config}, {"corename", c.blas.corename},
-                  {"bf16", c.blas.has_bf16}, {"threads", c.threads}};
-    cj["peak_gflops"] = {{"fp32", c.peak_fp32 ? OJ(c.peak_fp32->all_cores_gflops) : OJ(nullptr)},
-                         {"fp64", c.peak_fp64 ? OJ(c.peak_fp64->all_cores_gflops) : OJ(nullptr)}};
-    OJ peak;
-    peak["fp32"] = c.peak_fp32 ? peak_json(*c.peak_fp32) : OJ(nullptr);
-    peak["fp64"] = c.peak_fp64 ? peak_json(*c.peak_fp64) : OJ(nullptr);
-    cj["peak"] = peak;
-    OJ gemm = OJ::array();
-    for (const auto& g : c.gemm) {
-      OJ e;
-      e["dtype"] = dtype_name(g.run.dtype);
-      e["n"] = g.run.n;
-      e["gflops"] = g.run.gflops;
-      e["seconds_median"] = g.run.m.stats.median_s;
-      e["rel_error"] = g.run.rel_error;
-      e["rel_error_bound"] = rel_error_bound(g.run.dtype);
-      e["checked"] = g.run.checked;
-      e["ok"] = g.run.ok;
-      e["efficiency"] = opt(g.efficiency);
-      e["measurement"] = measurement_json(g.run.m);
-      gemm.push_back(e);
-    }
-    cj["gemm"] = gemm;
-    if (c.memory) {
-      cj["memory_gbs"] = {{"copy", c.memory->copy_gbs}, {"triad", c.memory->triad_gbs}};
-      cj["memory"] = {{"array_bytes", c.memory->array_bytes}, {"threads", c.memory->threads},
-                      {"verified", c.memory->verified}, {"copy", measurement_json(c.memory->copy)},
-                      {"triad", measurement_json(c.memory->triad)}};
-    } else {
-      cj["memory_gbs"] = nullptr;
-    }
-    cj["notes"] = c.notes;
-    j["cpu"] = cj;
-  } else {
-    j["cpu"] = nullptr;
-  }
+  j["cpu"] = r.cpu ? cpu_json(*r.cpu) : OJ(nullptr);
   j["gpu_status"] = {{"requested", r.gpu_status.requested}, {"available", r.gpu_status.available},
                      {"plugin", opt(r.gpu_status.plugin_path)}, {"plugin_version", r.gpu_status.plugin_version},
                      {"message", r.gpu_status.message}};
   OJ gpus = OJ::array();
-  for (const auto& g : r.gpus) {
-    OJ gj;
-    gj["index"] = g.index;
-    gj["name"] = g.name;
-    gj["pci_bus_id"] = g.pci_bus_id;
-    gj["compute_capability"] = g.compute_capability;
-    gj["sm_count"] = g.sm_count;
-    gj["clock_sm_mhz_max"] = g.clock_sm_mhz_max;
-    gj["memory_total_bytes"] = g.memory_total_bytes;
-    gj["memory_free_bytes"] = g.memory_free_bytes;
-    gj["l2_bytes"] = g.l2_bytes;
-    gj["versions"] = {{"driver_cuda", g.driver_cuda_version}, {"runtime", g.runtime_version}, {"cublas", g.cublas_version}};
-    gj["catalog_name"] = opt(g.catalog_name);
-    OJ gemm = OJ::array();
-    for (const auto& e : g.gemm) {
-      OJ ej;
-      ej["dtype"] = dtype_name(e.dtype);
-      ej["n"] = e.n;
-      ej["status"] = status_name(e.status);
-      ej["tflops"] = e.tflops;
-      ej["seconds_median"] = e.m.stats.median_s;
-      ej["rel_error"] = e.rel_error;
-      ej["rel_error_bound"] = rel_error_bound(e.dtype);
-      ej["checked"] = e.checked;
-      ej["ok"] = e.ok;
-      ej["peak_datasheet_tflops"] = opt(e.peak_datasheet_tflops);
-      ej["peak_computed_tflops"] = opt(e.peak_computed_tflops);
-      ej["efficiency"] = opt(e.efficiency);
-      ej["sm_clock_mhz_median"] = opt(e.sm_clock_mhz_median);
-      ej["note"] = e.note;
-      ej["measurement"] = measurement_json(e.m);
-      gemm.push_back(ej);
-    }
-    gj["gemm"] = gemm;
-    gj["copy_gbs"] = gbs_or_null(g.copy);
-    gj["memory_bandwidth_gbs_datasheet"] = opt(g.memory_bandwidth_gbs);
-    gj["h2d_gbs"] = {{"pinned", gbs_or_null(g.h2d_pinned)}, {"pageable", gbs_or_null(g.h2d_pageable)}};
-    gj["d2h_gbs"] = {{"pinned", gbs_or_null(g.d2h_pinned)}, {"pageable", gbs_or_null(g.d2h_pageable)}};
-    gj["transfers"] = {{"d2d", transfer_json(g.copy)},           {"h2d_pinned", transfer_json(g.h2d_pinned)},
-                       {"h2d_pageable", transfer_json(g.h2d_pageable)}, {"d2h_pinned", transfer_json(g.d2h_pinned)},
-                       {"d2h_pageable", transfer_json(g.d2h_pageable)}};
-    const auto& t = g.telemetry;
-    gj["pcie"] = {{"gen_under_load", opt(t.pcie_gen_under_load)}, {"width_under_load", opt(t.pcie_width_under_load)},
-                  {"gen_max", opt(t.pcie_gen_max)},     {"gpu_gen_max", opt(t.pcie_gpu_gen_max)},
-                  {"width_max", opt(t.pcie_width_max)}, {"expected_gbs", opt(g.pcie_expected_gbs)},
-                  {"below_max", g.pcie_below_max}};
-    gj["throttled"] = g.throttled;
-    gj["telemetry"] = {{"samples", t.samples},
-                       {"sm_clock_mhz_min", opt(t.sm_clock_mhz_min)},
-                       {"sm_clock_mhz_max", opt(t.sm_clock_mhz_max)},
-                       {"power_w_max", opt(t.power_w_max)},
-                       {"power_limit_w", opt(t.power_limit_w)},
-                       {"temperature_c_max", opt(t.temperature_c_max)},
-                       {"throttle_reasons", throttle_reason_names(t.throttle_reasons)}};
-    gj["notes"] = g.notes;
-    gpus.push_back(gj);
-  }
+  for (const auto& g : r.gpus) gpus.push_back(gpu_json(g));
   j["gpus"] = gpus;
-  const auto& s = r.speedup;
-  j["speedup"] = {{"n", s.n},
-                  {"cpu_fp32_ms", opt(s.cpu_fp32_ms)},
-                  {"gpu_fp32_ms", opt(s.gpu_fp32_ms)},
-                  {"gpu_bf16_ms", opt(s.gpu_bf16_ms)},
-                  {"fp32", opt(s.fp32_speedup)},
-                  {"bf16_vs_cpu_fp32", opt(s.bf16_speedup)},
-                  {"eight_cpu_hours_in_gpu_minutes", opt(s.eight_hours_minutes)},
-                  {"basis", s.basis}};
+  j["speedup"] = speedup_json(r.speedup);
   j["notes"] = r.notes;
   return j;
 }
 
 std::string render_text(const BenchResult& r) {
   std::string o;
-  auto line = [&o](const std::string& s) { o += s + "\n"; };
-  line(fmt::format("gpuscout bench ({}), {}", r.mode, r.collected_at));
-  if (r.cpu) {
-    const auto& c = *r.cpu;
-    line("");
-    line(fmt::format("CPU  {}  ({} cores used, {} logical CPUs; {} {}{})", c.facts.model.empty() ? "?" : c.facts.model,
-                     c.threads, c.facts.logical_cpus, c.blas.name, c.blas.corename.empty() ? "" : "core ",
-                     c.blas.corename));
-    for (const auto* p : {&c.peak_fp32, &c.peak_fp64}) {
-      if (!*p) continue;
-      const auto& pk = **p;
-      line(fmt::format("  FMA peak {}: {:.1f} GFLOP/s all cores, {:.1f} one core ({}); computed {} GFLOP/s",
-                       pk.precision == Precision::fp32 ? "fp32" : "fp64", pk.all_cores_gflops, pk.single_core_gflops,
-                       isa_name(pk.isa), fmt_opt(pk.computed_gflops, "{:.1f}")));
-    }
-    if (c.peak_fp32 && c.peak_fp32->computed_gflops) line("    computed from " + c.peak_fp32->computed_from);
-    line("  GEMM        n     GFLOP/s   median      spread  first call  vs peak  check");
-    for (const auto& g : c.gemm) {
-      line(fmt::format("  {:<5} {:>6}  {:>9.1f}  {:>9.2f} ms  {:>5.1f}%  {:>8.2f} ms  {:>7}  {} ({:.1e})",
-                       dtype_name(g.run.dtype), g.run.n, g.run.gflops, g.run.m.stats.median_s * 1e3,
-                       g.run.m.stats.spread_pct, g.run.m.first_call_s * 1e3,
-                       g.efficiency ? fmt::format("{:.0f}%", *g.efficiency * 100) : "-", g.run.ok ? "ok" : "WRONG",
-                       g.run.rel_error));
-    }
-    if (c.memory)
-      line(fmt::format("  memory: copy {:.1f} GB/s, triad {:.1f} GB/s ({} arrays, {} threads)", c.memory->copy_gbs,
-                       c.memory->triad_gbs, units::format_bytes(c.memory->array_bytes), c.memory->threads));
-    for (const auto& n : c.notes) line("  note: " + n);
-  }
-  line("");
-  if (r.gpu_status.requested && !r.gpu_status.available) line("GPU  " + r.gpu_status.message);
-  for (const auto& g : r.gpus) {
-    line(fmt::format("GPU {}  {}  (cc {}, {} SMs, {} {}, CUDA driver {}, cuBLAS {})", g.index, g.name,
-                     g.compute_capability, g.sm_count, g.pci_bus_id, units::format_bytes(g.memory_total_bytes),
-                     g.driver_cuda_version, g.cublas_version));
-    line("  GEMM        n     TFLOP/s   median     spread  first call  datasheet  computed  eff.  check");
-    for (const auto& e : g.gemm) {
-      if (e.status != 0) {
-        line(fmt::format("  {:<5} {:>6}  {}", dtype_name(e.dtype), e.n, e.note.empty() ? "not run" : e.note));
-        continue;
-      }
-      line(fmt::format("  {:<5} {:>6}  {:>9.1f}  {:>8.3f} ms  {:>5.1f}%  {:>8.1f} ms  {:>9}  {:>8}  {:>4}  {}{}",
-                       dtype_name(e.dtype), e.n, e.tflops, e.m.stats.median_s * 1e3, e.m.stats.spread_pct,
-                       e.m.first_call_s * 1e3, fmt_opt(e.peak_datasheet_tflops, "{:.1f}"),
-                       fmt_opt(e.peak_computed_tflops, "{:.1f}"),
-                       e.efficiency ? fmt::format("{:.0f}%", *e.efficiency * 100) : "-", e.ok ? "ok" : "WRONG",
-                       e.note.empty() ? "" : "  (" + e.note + ")"));
-    }
-    auto tr = [](const std::optional<TransferRecord>& t) {
-      return t && t->status == 0 ? fmt::format("{:.1f}", t->gbs) : std::string("-");
-    };
-    line(fmt::format("  device copy {} GB/s (read+write; datasheet {} GB/s)", tr(g.copy),
-                     fmt_opt(g.memory_bandwidth_gbs, "{:.0f}")));
-    line(fmt::format("  host->device {} GB/s pinned, {} pageable; device->host {} pinned, {} pageable", tr(g.h2d_pinned),
-                     tr(g.h2d_pageable), tr(g.d2h_pinned), tr(g.d2h_pageable)));
-    const auto& t = g.telemetry;
-    if (t.pcie_gen_under_load)
-      line(fmt::format("  PCIe under load: gen {} x{} (max gen {} x{}), ~{} GB/s per direction", *t.pcie_gen_under_load,
-                       t.pcie_width_under_load.value_or(0), t.pcie_gpu_gen_max.value_or(t.pcie_gen_max.value_or(0)),
-                       t.pcie_width_max.value_or(0), fmt_opt(g.pcie_expected_gbs, "{:.1f}")));
-    if (t.samples > 0)
-      line(fmt::format("  during GEMM: SM clock {}-{} MHz, power max {} W (limit {}), temperature max {} C{}",
-                       t.sm_clock_mhz_min.value_or(0), t.sm_clock_mhz_max.value_or(0), fmt_opt(t.power_w_max, "{:.0f}"),
-                       fmt_opt(t.power_limit_w, "{:.0f}"), t.temperature_c_max.value_or(0),
-                       g.throttled ? ", THROTTLED" : ""));
-    for (const auto& n : g.notes) line("  note: " + n);
-  }
-  const auto& s = r.speedup;
-  if (s.cpu_fp32_ms || s.gpu_fp32_ms) {
-    line("");
-    std::string sum = fmt::format("{0} x {0} fp32 matmul: CPU {1} ms, GPU {2}", s.n, fmt_opt(s.cpu_fp32_ms, "{:.1f}"),
-                                  s.gpu_fp32_ms ? fmt::format("{:.2f} ms", *s.gpu_fp32_ms) : "not measured");
-    if (s.fp32_speedup) sum += fmt::format(", speed-up {:.0f} x", *s.fp32_speedup);
-    if (s.bf16_speedup) sum += fmt::format("; at bf16 the GPU does {:.0f} x", *s.bf16_speedup);
-    line(sum + " (" + s.basis + ")");
-    if (s.eight_hours_minutes)
-      line(fmt::format("For GEMM-bound work, a job that takes 8 hours on this CPU takes about {} on the GPU.",
-                       *s.eight_hours_minutes < 1.5 ? fmt::format("{:.0f} seconds", *s.eight_hours_minutes * 60)
-                                                    : fmt::format("{:.0f} minutes", *s.eight_hours_minutes)));
-  }
+  line(o, fmt::format("gpuscout bench ({}), {}", r.mode, r.collected_at));
+  if (r.cpu) cpu_text(*r.cpu, o);
+  line(o, "");
+  if (r.gpu_status.requested && !r.gpu_status.available) line(o, "GPU  " + r.gpu_status.message);
+  for (const auto& g : r.gpus) gpu_text(g, o);
+  speedup_text(r.speedup, o);
   for (const auto& n : r.notes)
-    if (n.rfind("GPU: ", 0) != 0) line("note: " + n);
+    if (n.rfind("GPU: ", 0) != 0) line(o, "note: " + n);
   return o;
 }
 

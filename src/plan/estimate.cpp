@@ -150,10 +150,8 @@ Result<WeightFormat> resolve_format(const ModelShape& shape, Workload& w, std::v
   return f;
 }
 
-}  // namespace
-
-Result<Estimate> estimate(const ModelShape& shape, const Workload& input) {
-  Estimate e;
+/// Checks the workload's numbers and fills the defaults that depend on the GPU count.
+Result<Workload> checked_workload(const Workload& input, std::vector<std::string>& notes) {
   Workload w = input;
   if (w.batch == 0) return fail("the batch size must be at least 1");
   if (w.num_gpus == 0 || w.num_gpus > 4096) return fail(fmt::format("{} GPUs: use 1 to 4096", w.num_gpus));
@@ -162,23 +160,17 @@ Result<Estimate> estimate(const ModelShape& shape, const Workload& input) {
   }
   if (w.num_gpus > 1 && w.strategy == Strategy::single) {
     w.strategy = w.mode == Mode::infer ? Strategy::pp : Strategy::ddp;
-    e.notes.push_back(w.mode == Mode::infer
-                          ? "several GPUs: layers split evenly across them (--strategy pp); --strategy tp splits each "
-                            "layer, ddp runs a full copy on each"
-                          : "several GPUs: assuming DDP, a full copy of the model and its states on each GPU; "
-                            "--strategy zero1|zero2|zero3|fsdp shard them");
+    notes.push_back(w.mode == Mode::infer
+                        ? "several GPUs: layers split evenly across them (--strategy pp); --strategy tp splits each "
+                          "layer, ddp runs a full copy on each"
+                        : "several GPUs: assuming DDP, a full copy of the model and its states on each GPU; "
+                          "--strategy zero1|zero2|zero3|fsdp shard them");
   }
-  auto format = resolve_format(shape, w, e.notes);
-  if (!format) return std::unexpected(format.error());
-  e.format = *format;
-  e.model = shape.name;
-  e.params = count_params(shape);
-  const ParamCounts& p = e.params;
-  const uint64_t n = w.num_gpus;
-  const bool training = w.mode != Mode::infer;
-  const bool fp32 = e.format.name == "fp32";
-  const double a = fp32 ? 4.0 : 2.0;  // activation bytes per element
+  return w;
+}
 
+/// Sets the context the model runs at and the tokens per GPU; fails for absurd sizes.
+Result<void> resolve_tokens(const ModelShape& shape, Workload& w, Estimate& e) {
   const uint64_t model_max = shape.max_position_embeddings.value_or(0);
   w.context_tokens = effective_context(w, shape.arch == Arch::decoder ? model_max : 0);
   if (w.context_tokens > (1ULL << 24)) return fail(fmt::format("a context of {} tokens is beyond any model", w.context_tokens));
@@ -187,28 +179,38 @@ Result<Estimate> estimate(const ModelShape& shape, const Workload& input) {
     e.warnings.push_back(fmt::format("context {} is longer than the {} tokens {} supports (max_position_embeddings); "
                                      "the estimate assumes it runs anyway (RoPE scaling)",
                                      w.context_tokens, model_max, shape.name));
-  const uint64_t seq = tokens_per_sample(shape, w.context_tokens);
-  e.tokens = seq * w.batch;
-  const double tokens = double(e.tokens);
+  e.tokens = tokens_per_sample(shape, w.context_tokens) * w.batch;
+  return {};
+}
 
-  // --- weights, gradients, optimizer, adapters (whole model; divided by the strategy below)
-  Breakdown b;
+/// The terms of the whole model before the strategy divides them (bytes, fractional until the end).
+struct Terms {
   double weights = 0, grads = 0, optimizer = 0, adapters = 0;
-  const auto base_weight_bytes = [&] {
-    if (shape.checkpoint_bytes && ((shape.checkpoint_dtype && *shape.checkpoint_dtype == e.format.name) ||
-                                   (shape.quantization && shape.quantization->format == e.format.name))) {
-      e.weights_exact = true;
-      e.notes.push_back("weights: exact bytes from the checkpoint's safetensors headers");
-      return double(*shape.checkpoint_bytes);
-    }
-    return double(p.linear) * e.format.linear_bits / 8.0 + double(p.embedding + p.other) * e.format.other_bits / 8.0;
-  };
+  double kv = 0;
+  double act_layers = 0, act_rest = 0;
+  double layer_gather = 0;  ///< ZeRO-3/FSDP: all-gathered layers
+};
+
+double base_weight_bytes(const ModelShape& shape, Estimate& e) {
+  if (shape.checkpoint_bytes && ((shape.checkpoint_dtype && *shape.checkpoint_dtype == e.format.name) ||
+                                 (shape.quantization && shape.quantization->format == e.format.name))) {
+    e.weights_exact = true;
+    e.notes.push_back("weights: exact bytes from the checkpoint's safetensors headers");
+    return double(*shape.checkpoint_bytes);
+  }
+  const ParamCounts& p = e.params;
+  return double(p.linear) * e.format.linear_bits / 8.0 + double(p.embedding + p.other) * e.format.other_bits / 8.0;
+}
+
+/// Weights, gradients, optimizer states and adapters, by mode.
+Result<void> add_state_terms(const ModelShape& shape, const Workload& w, Estimate& e, Terms& t) {
+  const ParamCounts& p = e.params;
   if (w.mode == Mode::train) {
     const States st = training_states(e.format, w.convention, w.optimizer, shape.hidden_size);
     e.trainable_params = p.total;
-    weights = st.weights * double(p.total);
-    grads = st.grads * double(p.total);
-    optimizer = st.optimizer * double(p.total);
+    t.weights = st.weights * double(p.total);
+    t.grads = st.grads * double(p.total);
+    t.optimizer = st.optimizer * double(p.total);
     e.state_bytes_per_param = st.weights + st.grads + st.optimizer;
     e.convention_text = fmt::format("{:g} bytes/param = {:g} weights + {:g} gradients + {:.3g} optimizer ({})",
                                     e.state_bytes_per_param, st.weights, st.grads, st.optimizer, st.origin);
@@ -217,140 +219,321 @@ Result<Estimate> estimate(const ModelShape& shape, const Workload& input) {
     auto lp = lora_params(shape, w.lora_rank, w.lora_targets);
     if (!lp) return std::unexpected(lp.error());
     e.trainable_params = *lp;
-    weights = base_weight_bytes();
+    t.weights = base_weight_bytes(shape, e);
     const double opt = optimizer_state_bytes(w.optimizer, true, shape.hidden_size);
-    adapters = 4.0 * double(*lp);
-    grads = 4.0 * double(*lp);
-    optimizer = opt * double(*lp);
+    t.adapters = 4.0 * double(*lp);
+    t.grads = 4.0 * double(*lp);
+    t.optimizer = opt * double(*lp);
     e.state_bytes_per_param = 8 + opt;
     e.convention_text = fmt::format("adapters: {:g} bytes/param = 4 fp32 weights + 4 gradients + {:g} {} states "
                                     "(PEFT keeps adapters in fp32); base weights frozen in {}",
                                     e.state_bytes_per_param, opt, name(w.optimizer), e.format.name);
   } else {
-    weights = base_weight_bytes();
+    t.weights = base_weight_bytes(shape, e);
     e.convention_text = fmt::format("inference: weights only, {} ({:g} bits per linear weight)", e.format.name,
                                     e.format.linear_bits);
   }
   if (e.format.quantised && !e.format.gguf)
     e.notes.push_back("quantisation shrinks only the blocks' linear layers; embeddings, LM head and norms stay 16-bit");
+  return {};
+}
 
-  // --- KV cache (inference of decoders)
-  double kv = 0;
-  if (!training && shape.arch == Arch::decoder) {
-    double kv_bytes = fp32 ? 4 : 2;
-    if (!w.kv_dtype.empty()) {
-      const std::string k = text::to_lower(w.kv_dtype);
-      if (k == "fp8" || k == "int8") kv_bytes = 1;
-      else if (k == "fp16" || k == "bf16") kv_bytes = 2;
-      else if (k == "fp32") kv_bytes = 4;
-      else if (k == "int4" || k == "q4_0") kv_bytes = 0.5625;
-      else return fail(fmt::format("'{}' is not a KV cache type: use fp32, fp16, bf16, fp8, int8 or q4_0", w.kv_dtype));
-    }
-    kv = 2.0 * double(shape.num_layers) * double(shape.num_kv_heads) * double(shape.head_dim) * tokens * kv_bytes;
-    if (shape.num_kv_heads < shape.num_heads)
-      e.notes.push_back(fmt::format("KV cache counts {} key/value heads (grouped-query attention), not {} query heads",
-                                    shape.num_kv_heads, shape.num_heads));
-  }
+/// Bytes per cached key or value element: --kv-dtype, else the activations' width.
+Result<double> kv_element_bytes(const Workload& w, bool fp32) {
+  if (w.kv_dtype.empty()) return fp32 ? 4.0 : 2.0;
+  const std::string k = text::to_lower(w.kv_dtype);
+  if (k == "fp8" || k == "int8") return 1.0;
+  if (k == "fp16" || k == "bf16") return 2.0;
+  if (k == "fp32") return 4.0;
+  if (k == "int4" || k == "q4_0") return 0.5625;
+  return fail(fmt::format("'{}' is not a KV cache type: use fp32, fp16, bf16, fp8, int8 or q4_0", w.kv_dtype));
+}
 
-  // --- activations
-  double act_layers = 0, act_rest = 0;
+/// The KV cache of decoder inference.
+Result<void> add_kv_cache(const ModelShape& shape, const Workload& w, Estimate& e, Terms& t) {
+  if (w.mode != Mode::infer || shape.arch != Arch::decoder) return {};
+  auto kv_bytes = kv_element_bytes(w, e.format.name == "fp32");
+  if (!kv_bytes) return std::unexpected(kv_bytes.error());
+  t.kv = 2.0 * double(shape.num_layers) * double(shape.num_kv_heads) * double(shape.head_dim) * double(e.tokens) *
+         *kv_bytes;
+  if (shape.num_kv_heads < shape.num_heads)
+    e.notes.push_back(fmt::format("KV cache counts {} key/value heads (grouped-query attention), not {} query heads",
+                                  shape.num_kv_heads, shape.num_heads));
+  return {};
+}
+
+void add_activations(const ModelShape& shape, const Workload& w, Estimate& e, Terms& t) {
+  const bool training = w.mode != Mode::infer;
+  const bool fp32 = e.format.name == "fp32";
+  const double a = fp32 ? 4.0 : 2.0;  // activation bytes per element
+  const double tokens = double(e.tokens);
   if (shape.arch == Arch::fixed) {
-    act_layers = double(shape.activation_bytes_per_sample) * double(w.batch) * (fp32 ? 2.0 : 1.0);
-    if (!training) act_layers /= 8;  // no backward: only a few feature maps live at once
+    t.act_layers = double(shape.activation_bytes_per_sample) * double(w.batch) * (fp32 ? 2.0 : 1.0);
+    if (!training) t.act_layers /= 8;  // no backward: only a few feature maps live at once
   } else if (training) {
     const double per_layer = train_activation_per_token_layer(shape, a) * tokens;
     const double layers = double(shape.num_layers);
     if (w.grad_checkpointing) {
-      act_layers = layers * a * double(shape.hidden_size) * tokens + per_layer;  // layer inputs + one recomputed layer
+      t.act_layers = layers * a * double(shape.hidden_size) * tokens + per_layer;  // layer inputs + one recomputed
       e.notes.push_back("gradient checkpointing: each layer's input kept, one layer recomputed at a time");
     } else {
-      act_layers = layers * per_layer;
+      t.act_layers = layers * per_layer;
     }
-    act_rest = 2 * a * double(shape.hidden_size) * tokens;  // embedding output, final norm input
+    t.act_rest = 2 * a * double(shape.hidden_size) * tokens;  // embedding output, final norm input
     if (shape.arch == Arch::decoder && shape.lm_head) {
-      act_rest += 4.0 * tokens * double(shape.vocab_size);  // fp32 logits for the loss
+      t.act_rest += 4.0 * tokens * double(shape.vocab_size);  // fp32 logits for the loss
     }
     e.notes.push_back("activations: Korthikanti et al. 2022 with FlashAttention (no s^2 term), plus fp32 logits "
                       "4 x tokens x vocab");
   } else {
-    act_layers = infer_activation_per_token(shape, a) * tokens;
-    if (shape.arch == Arch::decoder && shape.lm_head) act_rest = 4.0 * double(w.batch) * double(shape.vocab_size);
+    t.act_layers = infer_activation_per_token(shape, a) * tokens;
+    if (shape.arch == Arch::decoder && shape.lm_head) t.act_rest = 4.0 * double(w.batch) * double(shape.vocab_size);
   }
+}
 
-  // --- the strategy divides only what it shards
-  double layer_gather = 0;
+/// The strategy divides only what it shards.
+void apply_strategy(const ModelShape& shape, const Workload& w, Estimate& e, Terms& t) {
+  const uint64_t n = w.num_gpus;
+  const double shards = double(n);
+  const bool training = w.mode != Mode::infer;
+  const auto shard_states = [&] {
+    t.weights /= shards;
+    t.grads /= shards;
+    t.optimizer /= shards;
+    t.adapters /= shards;
+  };
   switch (w.strategy) {
     case Strategy::single:
     case Strategy::ddp:
       break;
     case Strategy::zero1:
-      optimizer /= double(n);
+      t.optimizer /= shards;
       break;
     case Strategy::zero2:
-      optimizer /= double(n);
-      grads /= double(n);
+      t.optimizer /= shards;
+      t.grads /= shards;
       break;
     case Strategy::zero3:
     case Strategy::fsdp:
-      weights /= double(n);
-      grads /= double(n);
-      optimizer /= double(n);
-      adapters /= double(n);
+      shard_states();
       if (n > 1) {
         // All-gathered parameters of the layer being computed and the one prefetched.
-        const double per_layer_bytes = double(p.per_layer) * (training && w.mode == Mode::train ? 2.0 : e.format.linear_bits / 8.0);
-        layer_gather = 2 * per_layer_bytes;
+        const double per_layer_bytes =
+            double(e.params.per_layer) * (w.mode == Mode::train ? 2.0 : e.format.linear_bits / 8.0);
+        t.layer_gather = 2 * per_layer_bytes;
       }
       break;
     case Strategy::tp: {
-      weights /= double(n);
-      grads /= double(n);
-      optimizer /= double(n);
-      adapters /= double(n);
+      shard_states();
       const uint64_t kv_split = std::min<uint64_t>(n, std::max<uint64_t>(shape.num_kv_heads, 1));
-      kv /= double(kv_split);
+      t.kv /= double(kv_split);
       if (kv_split < n && !training && shape.arch == Arch::decoder)
         e.notes.push_back(fmt::format("tensor parallelism over {} GPUs: only {} key/value heads, so the KV cache is "
                                       "replicated, not divided, beyond {} ways",
                                       n, shape.num_kv_heads, kv_split));
-      act_layers /= double(n);  // with sequence parallelism (Korthikanti et al. Sec. 4.2.2)
-      act_rest /= double(n);    // vocabulary-parallel logits
+      t.act_layers /= shards;  // with sequence parallelism (Korthikanti et al. Sec. 4.2.2)
+      t.act_rest /= shards;    // vocabulary-parallel logits
       break;
     }
     case Strategy::pp:
-      weights /= double(n);
-      grads /= double(n);
-      optimizer /= double(n);
-      adapters /= double(n);
-      kv /= double(n);
+      shard_states();
+      t.kv /= shards;
       // Training with 1F1B: the first stage keeps n micro-batches of its 1/n of the layers, so the
       // activations of the whole model for one micro-batch (Korthikanti et al. Sec. 4.2.3).
       break;
   }
   if (n > 1 && !training && (w.strategy == Strategy::zero1 || w.strategy == Strategy::zero2))
     e.notes.push_back("ZeRO stages 1 and 2 shard training states only: for inference each GPU holds the whole model");
+}
 
-  b.weights_bytes = to_bytes(weights + layer_gather);
-  e.gathered_weights_bytes = to_bytes(layer_gather);
-  b.kv_cache_bytes = to_bytes(kv);
-  b.activations_bytes = to_bytes(act_layers + act_rest);
-  b.gradients_bytes = to_bytes(grads);
-  b.optimizer_bytes = to_bytes(optimizer);
-  b.adapters_bytes = to_bytes(adapters);
+Breakdown per_gpu_breakdown(const Terms& t, const Workload& w) {
+  Breakdown b;
+  b.weights_bytes = to_bytes(t.weights + t.layer_gather);
+  b.kv_cache_bytes = to_bytes(t.kv);
+  b.activations_bytes = to_bytes(t.act_layers + t.act_rest);
+  b.gradients_bytes = to_bytes(t.grads);
+  b.optimizer_bytes = to_bytes(t.optimizer);
+  b.adapters_bytes = to_bytes(t.adapters);
   b.cuda_context_bytes = w.cuda_context_bytes;
   b.allocator_slack_bytes = to_bytes(w.allocator_slack * double(b.activations_bytes + b.gradients_bytes));
-  e.per_gpu = b;
-  e.all_gpus_bytes = b.total_bytes() * n;
-  e.workload = w;
+  return b;
+}
+
+void add_model_notes(const ModelShape& shape, const Workload& w, Estimate& e) {
   if (shape.num_experts > 0)
     e.notes.push_back(fmt::format("mixture of experts: all {} experts' weights are held; activations follow the {} "
                                   "routed per token ({} of {} parameters active)",
-                                  shape.num_experts, shape.experts_per_token, units::format_count(p.active),
-                                  units::format_count(p.total)));
-  if (shape.model_type == "gemma2" && !training)
+                                  shape.num_experts, shape.experts_per_token, units::format_count(e.params.active),
+                                  units::format_count(e.params.total)));
+  if (shape.model_type == "gemma2" && w.mode == Mode::infer)
     e.notes.push_back("Gemma 2 alternates sliding-window layers; engines that exploit it need less KV cache");
+}
+
+}  // namespace
+
+Result<Estimate> estimate(const ModelShape& shape, const Workload& input) {
+  Estimate e;
+  auto checked = checked_workload(input, e.notes);
+  if (!checked) return std::unexpected(checked.error());
+  Workload& w = *checked;
+  auto format = resolve_format(shape, w, e.notes);
+  if (!format) return std::unexpected(format.error());
+  e.format = *format;
+  e.model = shape.name;
+  e.params = count_params(shape);
+  if (auto tokens = resolve_tokens(shape, w, e); !tokens) return std::unexpected(tokens.error());
+
+  Terms terms;
+  if (auto states = add_state_terms(shape, w, e, terms); !states) return std::unexpected(states.error());
+  if (auto kv = add_kv_cache(shape, w, e, terms); !kv) return std::unexpected(kv.error());
+  add_activations(shape, w, e, terms);
+  apply_strategy(shape, w, e, terms);
+
+  e.per_gpu = per_gpu_breakdown(terms, w);
+  e.gathered_weights_bytes = to_bytes(terms.layer_gather);
+  e.all_gpus_bytes = e.per_gpu.total_bytes() * w.num_gpus;
+  e.workload = w;
+  add_model_notes(shape, w, e);
   return e;
 }
+
+namespace {
+
+/// One change to the workload, to be estimated again.
+struct Option {
+  std::string change;
+  std::string flags;
+  Workload w;
+};
+
+/// Each GPU against the per-GPU need; sets plan.fits.
+void check_each_gpu(const std::vector<GpuCapacity>& gpus, FitPlan& plan) {
+  const uint64_t need = plan.estimate.per_gpu.total_bytes();
+  bool all = true;
+  for (const auto& g : gpus) {
+    GpuFit f;
+    f.gpu = g;
+    f.need_bytes = need;
+    f.headroom_bytes = static_cast<int64_t>(g.capacity_bytes) - static_cast<int64_t>(need);
+    f.fits = need <= g.capacity_bytes;
+    all = all && f.fits;
+    plan.gpus.push_back(f);
+  }
+  plan.fits = all;
+}
+
+/// Unequal cards: equal shares are limited by the smallest; inference engines can split by layers instead.
+void consider_mixed_cards(const std::vector<GpuCapacity>& gpus, uint64_t smallest, FitPlan& plan) {
+  plan.notes.push_back(fmt::format("mixed cards: every GPU holds an equal share, so the smallest ({}) limits the job",
+                                   units::format_bytes(smallest)));
+  if (plan.estimate.workload.mode != Mode::infer) return;
+  // Split by layers in proportion to memory: weights and KV cache follow the layers.
+  uint64_t sum = 0;
+  for (const auto& g : gpus) sum += g.capacity_bytes;
+  const Breakdown& b = plan.estimate.per_gpu;
+  const double splittable = double(b.weights_bytes + b.kv_cache_bytes) * double(gpus.size());
+  LayerSplit split;
+  split.fits = true;
+  for (const auto& g : gpus) {
+    const double share = splittable * double(g.capacity_bytes) / double(sum);
+    const uint64_t bytes = to_bytes(share) + b.activations_bytes + b.overhead_bytes();
+    split.per_gpu_bytes.push_back(bytes);
+    split.fits = split.fits && bytes <= g.capacity_bytes;
+  }
+  plan.layer_split = split;
+  plan.notes.push_back(fmt::format(
+      "layer-splitting inference engines (llama.cpp --tensor-split, accelerate device_map=\"auto\") can give the "
+      "bigger cards more layers: split in proportion to memory it {}",
+      split.fits ? "fits" : "still does not fit"));
+}
+
+/// The fewest GPUs like the smallest one (a power of two above the current count, up to `most`) on which
+/// `strategy` fits; adds that option when one does.
+void add_more_gpus_option(const ModelShape& shape, const Workload& used, Strategy strategy, uint64_t most,
+                          uint64_t smallest, std::vector<Option>& options) {
+  for (uint64_t k = next_power_of_two_above(used.num_gpus); k <= most; k *= 2) {
+    Workload x = used;
+    x.strategy = strategy;
+    x.num_gpus = k;
+    auto alt = estimate(shape, x);
+    if (alt && alt->per_gpu.total_bytes() <= smallest) {
+      const bool tp = strategy == Strategy::tp;
+      options.push_back({tp ? fmt::format("{} GPUs like the smallest one, tensor parallel", k)
+                            : fmt::format("{} GPUs like the smallest one with ZeRO-3", k),
+                         fmt::format("--gpus {} --strategy {}", k, tp ? "tp" : "zero3"), x});
+      return;
+    }
+  }
+}
+
+std::vector<Option> training_options(const ModelShape& shape, const Workload& used, uint64_t smallest) {
+  std::vector<Option> options;
+  const auto with = [&](std::string change, std::string flags, auto edit) {
+    Workload x = used;
+    edit(x);
+    options.push_back({std::move(change), std::move(flags), x});
+  };
+  if (!used.grad_checkpointing)
+    with("turn on gradient checkpointing", "--grad-checkpointing", [](Workload& x) { x.grad_checkpointing = true; });
+  if (used.batch > 1)
+    with("micro-batch 1 (accumulate gradients for the same effective batch)", "--batch 1",
+         [](Workload& x) { x.batch = 1; });
+  if (used.mode == Mode::train && used.optimizer == Optimizer::adamw)
+    with("8-bit AdamW states (bitsandbytes)", "--optimizer adamw8bit",
+         [](Workload& x) { x.optimizer = Optimizer::adamw8bit; });
+  if (used.mode == Mode::train)
+    with("LoRA on a frozen bf16 base, with checkpointing", "--mode lora --grad-checkpointing", [](Workload& x) {
+      x.mode = Mode::lora;
+      x.dtype = "bf16";
+      x.grad_checkpointing = true;
+    });
+  if (used.mode != Mode::qlora) {
+    with("QLoRA: adapters on a 4-bit NF4 base, with checkpointing", "--mode qlora --grad-checkpointing",
+         [](Workload& x) {
+           x.mode = Mode::qlora;
+           x.dtype = "nf4";
+           x.grad_checkpointing = true;
+         });
+  } else if (used.context_tokens > 512) {
+    const uint64_t half = used.context_tokens / 2;
+    with(fmt::format("shorter sequences ({} tokens)", half), fmt::format("--context {}", half),
+         [half](Workload& x) { x.context_tokens = half; });
+  }
+  const uint64_t n = used.num_gpus;
+  if (n > 1 && !is_sharded_zero3(used.strategy))
+    with(fmt::format("shard weights, gradients and optimizer states over the {} GPUs (ZeRO-3/FSDP)", n),
+         "--strategy zero3", [](Workload& x) { x.strategy = Strategy::zero3; });
+  add_more_gpus_option(shape, used, Strategy::zero3, 512, smallest, options);
+  return options;
+}
+
+std::vector<Option> inference_options(const ModelShape& shape, const Workload& used, const WeightFormat& format,
+                                      uint64_t smallest) {
+  std::vector<Option> options;
+  const auto with = [&](std::string change, std::string flags, auto edit) {
+    Workload x = used;
+    edit(x);
+    options.push_back({std::move(change), std::move(flags), x});
+  };
+  if (format.linear_bits > 8.5)
+    with("8-bit weights (bitsandbytes LLM.int8)", "--dtype int8", [](Workload& x) { x.dtype = "int8"; });
+  if (format.linear_bits > 4.9) {
+    with("4-bit weights (GPTQ/AWQ)", "--dtype int4", [](Workload& x) { x.dtype = "int4"; });
+    with("GGUF Q4_K_M in llama.cpp", "--dtype q4_k_m", [](Workload& x) { x.dtype = "q4_k_m"; });
+  }
+  if (used.context_tokens > 1024) {
+    const uint64_t half = used.context_tokens / 2;
+    with(fmt::format("shorter context ({} tokens)", half), fmt::format("--context {}", half),
+         [half](Workload& x) { x.context_tokens = half; });
+  }
+  if (used.batch > 1) with("one sequence at a time", "--batch 1", [](Workload& x) { x.batch = 1; });
+  if (shape.arch == Arch::decoder && (used.kv_dtype.empty() || used.kv_dtype == "fp16" || used.kv_dtype == "bf16"))
+    with("FP8 KV cache (vLLM --kv-cache-dtype fp8)", "--kv-dtype fp8", [](Workload& x) { x.kv_dtype = "fp8"; });
+  add_more_gpus_option(shape, used, Strategy::tp, 64, smallest, options);
+  return options;
+}
+
+}  // namespace
 
 Result<FitPlan> plan_fit(const ModelShape& shape, const Workload& input, const std::vector<GpuCapacity>& gpus) {
   Workload w = input;
@@ -361,155 +544,21 @@ Result<FitPlan> plan_fit(const ModelShape& shape, const Workload& input, const s
   plan.estimate = *est;
   if (gpus.empty()) return plan;
 
-  const uint64_t need = est->per_gpu.total_bytes();
-  bool all = true;
-  uint64_t smallest = UINT64_MAX, largest = 0, sum = 0;
-  for (const auto& g : gpus) {
-    GpuFit f;
-    f.gpu = g;
-    f.need_bytes = need;
-    f.headroom_bytes = static_cast<int64_t>(g.capacity_bytes) - static_cast<int64_t>(need);
-    f.fits = need <= g.capacity_bytes;
-    all = all && f.fits;
-    smallest = std::min(smallest, g.capacity_bytes);
-    largest = std::max(largest, g.capacity_bytes);
-    sum += g.capacity_bytes;
-    plan.gpus.push_back(f);
-  }
-  plan.fits = all;
-  const Workload& used = est->workload;
-
-  if (gpus.size() > 1 && smallest != largest) {
-    plan.notes.push_back(fmt::format("mixed cards: every GPU holds an equal share, so the smallest ({}) limits the job",
-                                     units::format_bytes(smallest)));
-    if (used.mode == Mode::infer) {
-      // Split by layers in proportion to memory: weights and KV cache follow the layers.
-      const Breakdown& b = est->per_gpu;
-      const double splittable = double(b.weights_bytes + b.kv_cache_bytes) * double(gpus.size());
-      LayerSplit split;
-      split.fits = true;
-      for (const auto& g : gpus) {
-        const double share = splittable * double(g.capacity_bytes) / double(sum);
-        const uint64_t bytes = to_bytes(share) + b.activations_bytes + b.overhead_bytes();
-        split.per_gpu_bytes.push_back(bytes);
-        split.fits = split.fits && bytes <= g.capacity_bytes;
-      }
-      plan.layer_split = split;
-      plan.notes.push_back(fmt::format(
-          "layer-splitting inference engines (llama.cpp --tensor-split, accelerate device_map=\"auto\") can give the "
-          "bigger cards more layers: split in proportion to memory it {}",
-          split.fits ? "fits" : "still does not fit"));
-    }
-  }
-  if (all) return plan;
+  check_each_gpu(gpus, plan);
+  const auto [smallest, largest] = std::ranges::minmax(gpus, {}, &GpuCapacity::capacity_bytes);
+  const uint64_t least = smallest.capacity_bytes;
+  if (gpus.size() > 1 && least != largest.capacity_bytes) consider_mixed_cards(gpus, least, plan);
+  if (*plan.fits) return plan;
 
   // What to change, each with the new per-GPU total against the smallest card.
-  struct Option {
-    std::string change;
-    std::string flags;
-    Workload w;
-  };
-  std::vector<Option> options;
-  const uint64_t n = used.num_gpus;
-  if (used.mode != Mode::infer) {
-    if (!used.grad_checkpointing) {
-      Workload x = used;
-      x.grad_checkpointing = true;
-      options.push_back({"turn on gradient checkpointing", "--grad-checkpointing", x});
-    }
-    if (used.batch > 1) {
-      Workload x = used;
-      x.batch = 1;
-      options.push_back({"micro-batch 1 (accumulate gradients for the same effective batch)", "--batch 1", x});
-    }
-    if (used.mode == Mode::train && used.optimizer == Optimizer::adamw) {
-      Workload x = used;
-      x.optimizer = Optimizer::adamw8bit;
-      options.push_back({"8-bit AdamW states (bitsandbytes)", "--optimizer adamw8bit", x});
-    }
-    if (used.mode == Mode::train) {
-      Workload x = used;
-      x.mode = Mode::lora;
-      x.dtype = "bf16";
-      x.grad_checkpointing = true;
-      options.push_back({"LoRA on a frozen bf16 base, with checkpointing", "--mode lora --grad-checkpointing", x});
-    }
-    if (used.mode != Mode::qlora) {
-      Workload x = used;
-      x.mode = Mode::qlora;
-      x.dtype = "nf4";
-      x.grad_checkpointing = true;
-      options.push_back({"QLoRA: adapters on a 4-bit NF4 base, with checkpointing", "--mode qlora --grad-checkpointing", x});
-    } else if (used.context_tokens > 512) {
-      Workload x = used;
-      x.context_tokens = used.context_tokens / 2;
-      options.push_back({fmt::format("shorter sequences ({} tokens)", x.context_tokens),
-                         fmt::format("--context {}", x.context_tokens), x});
-    }
-    if (n > 1 && !is_sharded_zero3(used.strategy)) {
-      Workload x = used;
-      x.strategy = Strategy::zero3;
-      options.push_back({fmt::format("shard weights, gradients and optimizer states over the {} GPUs (ZeRO-3/FSDP)", n),
-                         "--strategy zero3", x});
-    }
-    for (uint64_t k = next_power_of_two_above(n); k <= 512; k *= 2) {
-      Workload x = used;
-      x.strategy = Strategy::zero3;
-      x.num_gpus = k;
-      auto alt = estimate(shape, x);
-      if (alt && alt->per_gpu.total_bytes() <= smallest) {
-        options.push_back({fmt::format("{} GPUs like the smallest one with ZeRO-3", k),
-                           fmt::format("--gpus {} --strategy zero3", k), x});
-        break;
-      }
-    }
-  } else {
-    const auto& f = est->format;
-    if (f.linear_bits > 8.5) {
-      Workload x = used;
-      x.dtype = "int8";
-      options.push_back({"8-bit weights (bitsandbytes LLM.int8)", "--dtype int8", x});
-    }
-    if (f.linear_bits > 4.9) {
-      Workload x = used;
-      x.dtype = "int4";
-      options.push_back({"4-bit weights (GPTQ/AWQ)", "--dtype int4", x});
-      x.dtype = "q4_k_m";
-      options.push_back({"GGUF Q4_K_M in llama.cpp", "--dtype q4_k_m", x});
-    }
-    if (used.context_tokens > 1024) {
-      Workload x = used;
-      x.context_tokens = used.context_tokens / 2;
-      options.push_back({fmt::format("shorter context ({} tokens)", x.context_tokens),
-                         fmt::format("--context {}", x.context_tokens), x});
-    }
-    if (used.batch > 1) {
-      Workload x = used;
-      x.batch = 1;
-      options.push_back({"one sequence at a time", "--batch 1", x});
-    }
-    if (shape.arch == Arch::decoder && (used.kv_dtype.empty() || used.kv_dtype == "fp16" || used.kv_dtype == "bf16")) {
-      Workload x = used;
-      x.kv_dtype = "fp8";
-      options.push_back({"FP8 KV cache (vLLM --kv-cache-dtype fp8)", "--kv-dtype fp8", x});
-    }
-    for (uint64_t k = next_power_of_two_above(n); k <= 64; k *= 2) {
-      Workload x = used;
-      x.strategy = Strategy::tp;
-      x.num_gpus = k;
-      auto alt = estimate(shape, x);
-      if (alt && alt->per_gpu.total_bytes() <= smallest) {
-        options.push_back({fmt::format("{} GPUs like the smallest one, tensor parallel", k),
-                           fmt::format("--gpus {} --strategy tp", k), x});
-        break;
-      }
-    }
-  }
+  const Workload& used = plan.estimate.workload;
+  const auto options = used.mode != Mode::infer ? training_options(shape, used, least)
+                                                : inference_options(shape, used, plan.estimate.format, least);
   for (const auto& o : options) {
     auto alt = estimate(shape, o.w);
     if (!alt) continue;
     const uint64_t total = alt->per_gpu.total_bytes();
-    plan.suggestions.push_back({o.change, o.flags, total, total <= smallest});
+    plan.suggestions.push_back({o.change, o.flags, total, total <= least});
   }
   return plan;
 }

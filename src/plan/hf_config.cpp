@@ -212,6 +212,120 @@ Result<ConfigRead> shape_from_config(const json& config, std::string_view source
 }
 
 namespace {
+
+/// A CNN has no transformer shape: its count and activations are data, so only the catalogue sizes one.
+Result<ConfigRead> read_fixed_shape(Fields& f, ConfigRead out, std::string_view source) {
+  ModelShape& s = out.shape;
+  s.arch = Arch::fixed;
+  const auto params = f.positive({"gpuscout_params"}, true);
+  const auto act = f.positive({"gpuscout_activation_bytes_per_sample"}, true);
+  if (!f.bad().empty() || !f.missing().empty())
+    return fail(fmt::format("{}: model_type 'resnet' is sized only from the built-in catalogue (use --model "
+                            "resnet-50, or --params)",
+                            source));
+  s.fixed_params = *params;
+  s.activation_bytes_per_sample = *act;
+  return out;
+}
+
+/// The size fields as the config spells them, before defaults.
+struct RawSizes {
+  std::optional<uint64_t> hidden, layers, heads, vocab, inter, kv, head_dim, max_pos, experts, experts_per_tok;
+  std::optional<uint64_t> image, patch, channels, labels;  ///< ViT
+  std::optional<uint64_t> type_vocab;                      ///< encoders
+};
+
+RawSizes read_sizes(Fields& f, const ModelShape& s) {
+  RawSizes r;
+  r.hidden = f.positive({"hidden_size", "n_embd", "d_model"}, true);
+  r.layers = f.positive({"num_hidden_layers", "n_layer", "num_layers"}, true);
+  r.heads = f.positive({"num_attention_heads", "n_head"}, true);
+  r.vocab = s.arch == Arch::vit ? std::optional<uint64_t>(0) : f.positive({"vocab_size"}, true);
+  r.inter = f.positive({"intermediate_size", "n_inner", "ffn_dim"}, s.model_type != "gpt2");
+  r.kv = f.positive({"num_key_value_heads", "num_kv_heads"}, false);
+  r.head_dim = f.positive({"head_dim"}, false);
+  r.max_pos = f.positive({"max_position_embeddings", "n_positions", "n_ctx"}, false);
+  r.experts = f.positive({"num_local_experts", "num_experts"}, false);
+  r.experts_per_tok = f.positive({"num_experts_per_tok"}, false);
+  if (s.arch == Arch::vit) {
+    r.image = f.positive({"image_size"}, true);
+    r.patch = f.positive({"patch_size"}, true);
+    r.channels = f.positive({"num_channels"}, false);
+    r.labels = f.positive({"num_labels"}, false);
+  }
+  if (s.arch == Arch::encoder) r.type_vocab = f.positive({"type_vocab_size"}, false);
+  return r;
+}
+
+/// Fails when a field is malformed or a needed one is missing; warns when the family is a guess.
+Result<void> check_fields(const Fields& f, bool known, const ModelShape& s, std::string_view source,
+                          std::vector<std::string>& warnings) {
+  if (!f.bad().empty()) return fail(fmt::format("{}: {}", source, text::join(f.bad(), "; ")));
+  const std::string type = s.model_type.empty() ? "(none)" : s.model_type;
+  if (!f.missing().empty()) {
+    if (!known)
+      return fail(fmt::format("{}: model_type '{}' is not one gpuscout knows, and the config lacks {} to read it as "
+                              "a Llama-style decoder; give the size instead with --params (e.g. --params 7B)",
+                              source, type, text::join(f.missing(), ", ")));
+    return fail(fmt::format("{}: {} config lacks {}; give the size instead with --params (e.g. --params 7B)", source,
+                            s.model_type, text::join(f.missing(), ", ")));
+  }
+  if (!known)
+    warnings.push_back(fmt::format("{}: model_type '{}' is not one gpuscout knows; read as a Llama-style decoder "
+                                   "(RMSNorm, gated MLP, no biases): counts may be off by a few percent",
+                                   source, type));
+  return {};
+}
+
+/// The transformer's sizes with the defaults transformers applies; fails when they contradict each other.
+Result<void> apply_sizes(const RawSizes& r, ModelShape& s, std::string_view source) {
+  const bool gpt2 = s.model_type == "gpt2";
+  s.hidden_size = *r.hidden;
+  s.num_layers = *r.layers;
+  s.num_heads = *r.heads;
+  s.vocab_size = *r.vocab;
+  s.intermediate_size = r.inter ? *r.inter : 4 * s.hidden_size;  // gpt2: n_inner null means 4 x n_embd
+  s.num_kv_heads = r.kv ? *r.kv : s.num_heads;
+  s.head_dim = r.head_dim ? *r.head_dim : s.hidden_size / s.num_heads;
+  if (s.head_dim == 0) return fail(fmt::format("{}: hidden size {} is smaller than the {} heads", source, s.hidden_size, s.num_heads));
+  if (s.num_kv_heads > s.num_heads || s.num_heads % s.num_kv_heads != 0)
+    return fail(fmt::format("{}: {} key/value heads do not divide {} attention heads", source, s.num_kv_heads,
+                            s.num_heads));
+  s.max_position_embeddings = r.max_pos;
+  if (gpt2 || s.arch == Arch::encoder) s.learned_positions = r.max_pos.value_or(gpt2 ? 1024 : 512);
+  if (s.arch == Arch::encoder) s.token_types = r.type_vocab.value_or(2);
+  if (r.experts && *r.experts > 1) {
+    s.num_experts = *r.experts;
+    s.experts_per_token = r.experts_per_tok.value_or(2);
+    if (s.experts_per_token > s.num_experts)
+      return fail(fmt::format("{}: num_experts_per_tok {} is more than the {} experts", source, s.experts_per_token,
+                              s.num_experts));
+  }
+  return {};
+}
+
+Result<void> apply_vit_sizes(const RawSizes& r, const json& config, ModelShape& s, std::string_view source) {
+  s.image_size = *r.image;
+  s.patch_size = *r.patch;
+  s.num_channels = r.channels.value_or(3);
+  if (s.patch_size > s.image_size)
+    return fail(fmt::format("{}: patch_size {} is larger than image_size {}", source, s.patch_size, s.image_size));
+  uint64_t n = r.labels.value_or(0);
+  if (n == 0) {
+    const auto it = config.find("id2label");
+    n = (it != config.end() && it->is_object() && !it->empty()) ? it->size() : 2;  // transformers' default
+  }
+  s.num_labels = n;
+  return {};
+}
+
+/// Guards the arithmetic: real models are far below these bounds.
+bool sizes_in_range(const ModelShape& s) {
+  return s.hidden_size <= (1u << 20) && s.intermediate_size <= (1u << 22) && s.num_layers <= 10000 &&
+         s.num_heads <= 65536 && s.head_dim <= 65536 && s.vocab_size <= (1u << 24) && s.num_experts <= 65536 &&
+         s.learned_positions <= (1u << 24) && s.image_size <= (1u << 16);
+}
+
 Result<ConfigRead> read_config(const json& config, std::string_view source) {
   if (!config.is_object()) return fail(fmt::format("{}: a config.json must be a JSON object", source));
   ConfigRead out;
@@ -220,20 +334,7 @@ Result<ConfigRead> read_config(const json& config, std::string_view source) {
   s.source = std::string(source);
   s.model_type = f.string("model_type").value_or("");
   s.name = f.string("_name_or_path").value_or("");
-
-  if (s.model_type == "resnet") {
-    // Catalogue only: a CNN has no transformer shape; its count and activations are data.
-    s.arch = Arch::fixed;
-    const auto params = f.positive({"gpuscout_params"}, true);
-    const auto act = f.positive({"gpuscout_activation_bytes_per_sample"}, true);
-    if (!f.bad().empty() || !f.missing().empty())
-      return fail(fmt::format("{}: model_type 'resnet' is sized only from the built-in catalogue (use --model "
-                              "resnet-50, or --params)",
-                              source));
-    s.fixed_params = *params;
-    s.activation_bytes_per_sample = *act;
-    return out;
-  }
+  if (s.model_type == "resnet") return read_fixed_shape(f, std::move(out), source);
 
   const bool known = apply_family(s, s.model_type, f);
   if (!known) {
@@ -241,81 +342,13 @@ Result<ConfigRead> read_config(const json& config, std::string_view source) {
     s.arch = Arch::decoder;
     s.tie_word_embeddings = f.boolean("tie_word_embeddings").value_or(false);
   }
-
-  const bool gpt2 = s.model_type == "gpt2";
-  const auto hidden = f.positive({"hidden_size", "n_embd", "d_model"}, true);
-  const auto layers = f.positive({"num_hidden_layers", "n_layer", "num_layers"}, true);
-  const auto heads = f.positive({"num_attention_heads", "n_head"}, true);
-  const auto vocab = s.arch == Arch::vit ? std::optional<uint64_t>(0) : f.positive({"vocab_size"}, true);
-  auto inter = f.positive({"intermediate_size", "n_inner", "ffn_dim"}, !gpt2);
-  const auto kv = f.positive({"num_key_value_heads", "num_kv_heads"}, false);
-  const auto head_dim = f.positive({"head_dim"}, false);
-  const auto max_pos = f.positive({"max_position_embeddings", "n_positions", "n_ctx"}, false);
-  const auto experts = f.positive({"num_local_experts", "num_experts"}, false);
-  const auto experts_per_tok = f.positive({"num_experts_per_tok"}, false);
-  std::optional<uint64_t> image, patch, channels, labels;
+  const RawSizes raw = read_sizes(f, s);
+  if (auto checked = check_fields(f, known, s, source, out.warnings); !checked) return std::unexpected(checked.error());
+  if (auto applied = apply_sizes(raw, s, source); !applied) return std::unexpected(applied.error());
   if (s.arch == Arch::vit) {
-    image = f.positive({"image_size"}, true);
-    patch = f.positive({"patch_size"}, true);
-    channels = f.positive({"num_channels"}, false);
-    labels = f.positive({"num_labels"}, false);
+    if (auto vit = apply_vit_sizes(raw, config, s, source); !vit) return std::unexpected(vit.error());
   }
-  std::optional<uint64_t> type_vocab;
-  if (s.arch == Arch::encoder) type_vocab = f.positive({"type_vocab_size"}, false);
-
-  if (!f.bad().empty()) return fail(fmt::format("{}: {}", source, text::join(f.bad(), "; ")));
-  if (!f.missing().empty()) {
-    if (!known)
-      return fail(fmt::format("{}: model_type '{}' is not one gpuscout knows, and the config lacks {} to read it as "
-                              "a Llama-style decoder; give the size instead with --params (e.g. --params 7B)",
-                              source, s.model_type.empty() ? "(none)" : s.model_type, text::join(f.missing(), ", ")));
-    return fail(fmt::format("{}: {} config lacks {}; give the size instead with --params (e.g. --params 7B)", source,
-                            s.model_type, text::join(f.missing(), ", ")));
-  }
-  if (!known)
-    out.warnings.push_back(fmt::format("{}: model_type '{}' is not one gpuscout knows; read as a Llama-style decoder "
-                                       "(RMSNorm, gated MLP, no biases): counts may be off by a few percent",
-                                       source, s.model_type.empty() ? "(none)" : s.model_type));
-
-  s.hidden_size = *hidden;
-  s.num_layers = *layers;
-  s.num_heads = *heads;
-  s.vocab_size = *vocab;
-  s.intermediate_size = inter ? *inter : 4 * s.hidden_size;  // gpt2: n_inner null means 4 x n_embd
-  s.num_kv_heads = kv ? *kv : s.num_heads;
-  s.head_dim = head_dim ? *head_dim : s.hidden_size / s.num_heads;
-  if (s.head_dim == 0) return fail(fmt::format("{}: hidden size {} is smaller than the {} heads", source, s.hidden_size, s.num_heads));
-  if (s.num_kv_heads > s.num_heads || s.num_heads % s.num_kv_heads != 0)
-    return fail(fmt::format("{}: {} key/value heads do not divide {} attention heads", source, s.num_kv_heads,
-                            s.num_heads));
-  s.max_position_embeddings = max_pos;
-  if (gpt2 || s.arch == Arch::encoder) s.learned_positions = max_pos.value_or(gpt2 ? 1024 : 512);
-  if (s.arch == Arch::encoder) s.token_types = type_vocab.value_or(2);
-  if (experts && *experts > 1) {
-    s.num_experts = *experts;
-    s.experts_per_token = experts_per_tok.value_or(2);
-    if (s.experts_per_token > s.num_experts)
-      return fail(fmt::format("{}: num_experts_per_tok {} is more than the {} experts", source, s.experts_per_token,
-                              s.num_experts));
-  }
-  if (s.arch == Arch::vit) {
-    s.image_size = *image;
-    s.patch_size = *patch;
-    s.num_channels = channels.value_or(3);
-    if (s.patch_size > s.image_size)
-      return fail(fmt::format("{}: patch_size {} is larger than image_size {}", source, s.patch_size, s.image_size));
-    uint64_t n = labels.value_or(0);
-    if (n == 0) {
-      const auto it = config.find("id2label");
-      n = (it != config.end() && it->is_object() && !it->empty()) ? it->size() : 2;  // transformers' default
-    }
-    s.num_labels = n;
-  }
-  // Guard the arithmetic: real models are far below these bounds.
-  if (s.hidden_size > (1u << 20) || s.intermediate_size > (1u << 22) || s.num_layers > 10000 || s.num_heads > 65536 ||
-      s.head_dim > 65536 || s.vocab_size > (1u << 24) || s.num_experts > 65536 || s.learned_positions > (1u << 24) ||
-      s.image_size > (1u << 16))
-    return fail(fmt::format("{}: sizes out of range for a real model", source));
+  if (!sizes_in_range(s)) return fail(fmt::format("{}: sizes out of range for a real model", source));
 
   s.quantization = read_quantization(config, out.warnings, source);
   if (auto d = f.string("torch_dtype"); d) s.torch_dtype = normalise_dtype(*d);

@@ -312,22 +312,22 @@ std::vector<ChartSpec> report_charts(const HtmlInput& in) {
   return out;
 }
 
-std::string render_html(const HtmlInput& in) {
-  const auto charts = report_charts(in);
-  auto of_kinds = [&](std::initializer_list<std::string_view> kinds) {
-    std::vector<ChartSpec> out;
-    for (const auto& c : charts)
-      for (auto k : kinds)
-        if (c.kind == k) out.push_back(c);
-    return out;
-  };
+namespace {
+
+std::vector<ChartSpec> charts_of_kinds(const std::vector<ChartSpec>& charts,
+                                       std::initializer_list<std::string_view> kinds) {
+  std::vector<ChartSpec> out;
+  for (const auto& c : charts)
+    for (auto k : kinds)
+      if (c.kind == k) out.push_back(c);
+  return out;
+}
+
+std::string page_head(const HtmlInput& in) {
   std::string title = "gpuscout report";
   if (in.inventory.cpu.model) title += ": " + *in.inventory.cpu.model;
   if (!in.inventory.gpus.empty()) title += ", " + in.inventory.gpus.front().name;
-
-  std::string page;
-  page.reserve(chartjs_source().size() + 64 * 1024);
-  page += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  std::string page = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   // No network, and only scripts carrying this page's nonce run: an injected <script> could not, even if
   // escaping ever failed.
@@ -343,43 +343,44 @@ std::string render_html(const HtmlInput& in) {
           "<a href=\"#bench\">Benchmark</a>";
   if (!in.compare.empty()) page += "<a href=\"#compare\">Comparison</a>";
   page += "<a href=\"#memory\">Model size</a><a href=\"#advice\">Buy or rent</a></nav>\n</header>\n";
+  return page;
+}
 
-  page += verdict_section(in.verdict);
-  page += machine_section(in.inventory, in.inventory_source);
-
-  page += "<section id=\"bench\">\n<h2>How fast is it</h2>\n";
+std::string bench_section(const HtmlInput& in, const std::vector<ChartSpec>& charts) {
+  std::string page = "<section id=\"bench\">\n<h2>How fast is it</h2>\n";
   if (in.bench) {
     page += "<p class=\"meta\">" + h(in.bench_source) + "</p>\n";
-    for (const auto& c : of_kinds({"gemm", "speedup", "bandwidth"})) page += figure(c);
+    for (const auto& c : charts) page += figure(c);
     page += bench_tables(*in.bench);
   } else {
     page += "<p class=\"empty-note\">" + h(in.bench_source) + "</p>\n";
   }
-  page += "</section>\n";
+  return page + "</section>\n";
+}
 
-  if (!in.compare.empty()) {
-    page += "<section id=\"compare\">\n<h2>Saved runs side by side</h2>\n";
-    std::vector<std::vector<std::string>> rows;
-    for (const auto& r : in.compare) {
-      std::vector<std::string> gpus;
-      for (const auto& g : r.result.gpus) gpus.push_back(g.name);
-      const std::string cpu = r.result.cpu ? r.result.cpu->facts.model : std::string();
-      rows.push_back({r.label, r.result.collected_at, cpu.empty() ? "–" : cpu,
-                      gpus.empty() ? "no GPU" : fmt::format("{}", fmt::join(gpus, ", "))});
-    }
-    page += table({"run", "collected", "CPU", "GPUs"}, rows);
-    for (const auto& c : of_kinds({"compare-gemm", "compare-bandwidth", "compare-speedup"})) page += figure(c);
-    page += "</section>\n";
+std::string compare_section(const HtmlInput& in, const std::vector<ChartSpec>& charts) {
+  if (in.compare.empty()) return {};
+  std::string page = "<section id=\"compare\">\n<h2>Saved runs side by side</h2>\n";
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& r : in.compare) {
+    std::vector<std::string> gpus;
+    for (const auto& g : r.result.gpus) gpus.push_back(g.name);
+    const std::string cpu = r.result.cpu ? r.result.cpu->facts.model : std::string();
+    rows.push_back({r.label, r.result.collected_at, cpu.empty() ? "–" : cpu,
+                    gpus.empty() ? "no GPU" : fmt::format("{}", fmt::join(gpus, ", "))});
   }
+  page += table({"run", "collected", "CPU", "GPUs"}, rows);
+  for (const auto& c : charts) page += figure(c);
+  return page + "</section>\n";
+}
 
-  page += memory_section(in.memory, of_kinds({"memory-plan"}));
-  page += advice_section(in, of_kinds({"advice"}));
-
-  page += fmt::format("<footer>Charts drawn with Chart.js {} (MIT License, https://www.chartjs.org), embedded in this "
-                      "file: the page loads nothing from the network. Figures come from gpuscout's probes, its "
-                      "benchmark and its dated data tables; see the gpuscout documentation for each method.</footer>\n",
-                      h(chartjs_version()));
-
+/// The footer, the chart specs as data, and the scripts (each carrying the page's nonce).
+std::string page_tail(const HtmlInput& in, const std::vector<ChartSpec>& charts) {
+  std::string page = fmt::format(
+      "<footer>Charts drawn with Chart.js {} (MIT License, https://www.chartjs.org), embedded in this "
+      "file: the page loads nothing from the network. Figures come from gpuscout's probes, its "
+      "benchmark and its dated data tables; see the gpuscout documentation for each method.</footer>\n",
+      h(chartjs_version()));
   ChartJson specs = ChartJson::array();
   for (const auto& c : charts) {
     if (c.empty_note) continue;
@@ -392,6 +393,23 @@ std::string render_html(const HtmlInput& in) {
   page += "\n</script>\n";
   page += fmt::format("<script nonce=\"{}\">{}</script>\n", in.nonce, kScript);
   page += "</body>\n</html>\n";
+  return page;
+}
+
+}  // namespace
+
+std::string render_html(const HtmlInput& in) {
+  const auto charts = report_charts(in);
+  std::string page;
+  page.reserve(chartjs_source().size() + 64 * 1024);
+  page += page_head(in);
+  page += verdict_section(in.verdict);
+  page += machine_section(in.inventory, in.inventory_source);
+  page += bench_section(in, charts_of_kinds(charts, {"gemm", "speedup", "bandwidth"}));
+  page += compare_section(in, charts_of_kinds(charts, {"compare-gemm", "compare-bandwidth", "compare-speedup"}));
+  page += memory_section(in.memory, charts_of_kinds(charts, {"memory-plan"}));
+  page += advice_section(in, charts_of_kinds(charts, {"advice"}));
+  page += page_tail(in, charts);
   return page;
 }
 
