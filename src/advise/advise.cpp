@@ -274,6 +274,217 @@ std::string newest_torch() {
 
 }  // namespace
 
+namespace {
+
+/// The price advise ranks a card at, and where it came from; nullopt for a card with no price on file.
+std::optional<std::pair<double, std::string>> price_of(const catalog::GpuSpec& g, const Request& req) {
+  if (auto it = req.prices_usd.find(g.name); it != req.prices_usd.end()) return std::pair{it->second, std::string("price: from --prices")};
+  if (g.street_price_usd)
+    return std::pair{*g.street_price_usd,
+                     fmt::format("price: street price {}", g.street_price_date.empty() ? "(undated)" : g.street_price_date)};
+  if (g.launch_price_usd)
+    return std::pair{*g.launch_price_usd, fmt::format("price: launch price {}, no street price on file",
+                                                      g.launch_year ? std::to_string(*g.launch_year) : "(year unknown)")};
+  return std::nullopt;
+}
+
+void add_caveats(const catalog::GpuSpec& g, std::vector<std::string>& reasons) {
+  if (g.form_factor == "datacenter-passive")
+    reasons.push_back("passively cooled data-centre card: needs a server chassis with forced airflow");
+  else if (g.form_factor == "datacenter")
+    reasons.push_back("data-centre card: server power and cooling");
+  if (g.vendor == "amd") reasons.push_back("AMD: PyTorch via ROCm on Linux only, not on Windows");
+  if (g.vendor == "intel") reasons.push_back("Intel: PyTorch via XPU backend; fewer libraries than CUDA");
+  if (g.compute_capability && g.vendor == "nvidia") {
+    if (auto ok = torch_supports(*g.compute_capability); ok && !*ok)
+      reasons.push_back(fmt::format("trap: PyTorch {} wheels no longer ship code for compute capability {}",
+                                    newest_torch(), *g.compute_capability));
+  }
+  if (!g.software_support.empty()) reasons.push_back("software: " + g.software_support);
+}
+
+/// Every card with the memory the goal needs, a price within the budget and the goal's metric, best value first.
+std::vector<Recommendation> candidates(const Request& req, const std::vector<catalog::GpuSpec>& gpus, uint64_t need) {
+  std::vector<Recommendation> out;
+  for (const auto& g : gpus) {
+    if (g.form_factor == "laptop") continue;  // not sold on their own
+    if (!g.memory_bytes || *g.memory_bytes < need) continue;
+    const auto price = price_of(g, req);
+    if (!price || (req.budget_usd && price->first > *req.budget_usd)) continue;
+    Recommendation r;
+    r.gpu = &g;
+    std::tie(r.price_usd, r.price_basis) = *price;
+    auto metric = goal_metric(g, req.goal, &r.metric_name);
+    if (!metric || *metric <= 0) continue;
+    r.metric = *metric;
+    r.score = r.metric / r.price_usd * 1000.0;
+    r.reasons.push_back(fmt::format("memory {} >= need {}", gib(*g.memory_bytes), gib(need)));
+    r.reasons.push_back(fmt::format("{:.1f} {} / ${:.0f} = {:.1f} per $1000", r.metric, r.metric_name, r.price_usd,
+                                    r.score));
+    r.reasons.push_back(r.price_basis);
+    add_caveats(g, r.reasons);
+    out.push_back(std::move(r));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Recommendation& x, const Recommendation& y) { return x.score > y.score; });
+  return out;
+}
+
+void explain_ranks(std::vector<Recommendation>& recs) {
+  for (size_t i = 1; i < recs.size(); ++i) {
+    const auto& prev = recs[i - 1];
+    recs[i].reasons.push_back(fmt::format("ranked below {}: {:.1f} vs {:.1f} per $1000", prev.gpu->name, recs[i].score,
+                                          prev.score));
+  }
+}
+
+/// The GPU the user already has: its catalogue row and the goal's metric for it.
+struct OwnedGpu {
+  const Gpu* gpu = nullptr;
+  const catalog::GpuSpec* spec = nullptr;
+  std::optional<double> metric;
+};
+
+/// The owned GPU with the most memory that the catalogue knows (a saved inventory may predate this catalogue:
+/// the card is matched itself, its recorded row name as a hint).
+std::optional<OwnedGpu> owned_gpu(const Inventory& inv, Goal goal) {
+  std::optional<OwnedGpu> best;
+  for (const auto& g : inv.gpus) {
+    if (!g.memory_total_bytes || g.integrated) continue;
+    const auto m = catalog::match_gpu({g.catalog_name.value_or(g.name), g.pci_vendor_id, g.pci_device_id,
+                                       g.memory_total_bytes});
+    OwnedGpu o{&g, m && !m->mig_profile ? m->spec : nullptr, std::nullopt};
+    if (o.spec) o.metric = goal_metric(*o.spec, goal);
+    if (!best || *g.memory_total_bytes > *best->gpu->memory_total_bytes) best = o;
+  }
+  return best;
+}
+
+/// A card no faster and no larger than the one owned is not an upgrade.
+void drop_non_upgrades(const OwnedGpu& have, std::vector<Recommendation>& recs) {
+  if (!have.metric || *have.metric <= 0) return;
+  std::erase_if(recs, [&](const Recommendation& r) {
+    return r.metric <= *have.metric && r.gpu->memory_bytes.value_or(0) <= *have.gpu->memory_total_bytes;
+  });
+}
+
+/// What buying the top pick would gain over the card owned, or the advice to keep it.
+void compare_with_owned(const OwnedGpu& have, const Advice& a, std::vector<std::string>& notes) {
+  const Gpu& g = *have.gpu;
+  const std::string have_name = have.spec ? have.spec->name : g.name;
+  const bool enough = *g.memory_total_bytes >= a.need_bytes;
+  if (enough)
+    notes.push_back(fmt::format("keep your {} ({}): it already has the {} this goal needs, so there is no need to buy "
+                                "one to {}",
+                                have_name, gib(*g.memory_total_bytes), gib(a.need_bytes), name(a.goal)));
+  if (a.recommendations.empty()) return;
+  const auto& top = a.recommendations.front();
+  if (have.spec && have.spec->name == top.gpu->name) {
+    notes.push_back(fmt::format("you already have a {}: the top pick", have_name));
+    return;
+  }
+  const double more_memory = (static_cast<double>(top.gpu->memory_bytes.value_or(0)) -
+                              static_cast<double>(*g.memory_total_bytes)) / static_cast<double>(units::GiB);
+  std::vector<std::string> gains;
+  if (have.metric && *have.metric > 0 && top.metric > *have.metric)
+    gains.push_back(fmt::format("{:.1f}x {}", top.metric / *have.metric, top.metric_name));
+  if (more_memory > 0.5) gains.push_back(fmt::format("{:.0f} GiB more memory, for bigger models and batches", more_memory));
+  if (!gains.empty())
+    notes.push_back(fmt::format("{} {} ({}) would give {}", enough ? "buying a" : "upgrading your " + have_name + " to a",
+                                top.gpu->name, gib(top.gpu->memory_bytes.value_or(0)), fmt::join(gains, " and ")));
+}
+
+/// Notes about the machine advise runs on (into `notes`); drops the cards that are no upgrade of the one owned.
+/// Returns whether an owned card filtered the list.
+bool machine_notes(const Inventory& inv, const Request& req, Advice& a, std::vector<std::string>& notes) {
+  const bool laptop = inv.platform.laptop || inv.platform.kind == "laptop";
+  const bool notebook = inv.platform.kind == "colab" || inv.platform.kind == "kaggle";
+  if (notebook)
+    notes.push_back(fmt::format("you are in {} (a hosted notebook): advice is for buying your own GPU",
+                                inv.platform.kind));
+  if (laptop)
+    notes.push_back("this is a laptop: its GPU cannot be replaced and it cannot take a desktop GPU; the list is "
+                    "for a desktop (or an external enclosure over Thunderbolt, slower)");
+  const auto have = owned_gpu(inv, req.goal);
+  const bool owned = !laptop && !notebook && have;
+  if (owned) {
+    drop_non_upgrades(*have, a.recommendations);
+    compare_with_owned(*have, a, notes);
+    if (*have->gpu->memory_total_bytes < a.need_bytes)
+      a.warnings.push_back(fmt::format("your {} has {}, below the {} this goal needs", have->gpu->name,
+                                       gib(*have->gpu->memory_total_bytes), gib(a.need_bytes)));
+  }
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (const auto& g : inv.gpus)
+    if (g.memory_total_bytes && !g.integrated) lo = std::min(lo, *g.memory_total_bytes), hi = std::max(hi, *g.memory_total_bytes);
+  if (hi > 0 && lo != hi)
+    notes.push_back(fmt::format(
+        "GPUs of different memory ({} to {}): data-parallel training (DDP) holds a full copy per GPU, so the "
+        "smallest card ({}) limits the model and batch; sharding (FSDP/ZeRO-3) splits weights, gradients and "
+        "optimizer states across cards, but each shard is still sized for the smallest",
+        gib(lo), gib(hi), gib(lo)));
+  return owned;
+}
+
+/// Paid rentals with enough memory per GPU, cheapest first.
+std::vector<Offer> paid_rentals(const std::vector<Offer>& offers, uint64_t need) {
+  std::vector<Offer> paid;
+  for (const auto& o : offers)
+    if (o.kind == "paid" && o.memory_bytes && *o.memory_bytes >= need) paid.push_back(o);
+  sort_cheapest_first(paid);
+  return paid;
+}
+
+/// Break-even for the top pick against the cheapest comparable rental (at least its memory and metric).
+void break_even(const Request& req, const std::vector<Offer>& paid, Advice& a) {
+  if (a.recommendations.empty()) return;
+  const double hours_per_month = req.hours_per_week * 52.0 / 12.0;
+  const auto& top = a.recommendations.front();
+  const Offer* best = nullptr;
+  for (const auto& o : paid) {
+    const auto om = catalog::match_gpu({.name = o.gpu});
+    const auto* og = om ? om->spec : nullptr;
+    if (!og || !og->memory_bytes || *og->memory_bytes < *top.gpu->memory_bytes) continue;
+    auto m = goal_metric(*og, req.goal);
+    if (!m || *m < top.metric * 0.9) continue;
+    best = &o;
+    break;  // paid is sorted cheapest first
+  }
+  if (!best) {
+    a.break_even_text = fmt::format("no rental on file matches {} (memory and {}): no break-even computed",
+                                    top.gpu->name, top.metric_name);
+    return;
+  }
+  a.break_even_months = break_even_months(top.price_usd, best->usd_per_hour, hours_per_month,
+                                          top.gpu->tdp_w.value_or(0), req.tariff_usd_per_kwh);
+  a.break_even_text =
+      a.break_even_months
+          ? fmt::format("buying {} (${:.0f}) beats renting {} at {} (${:.2f}/h) after {:.1f} months at {:.0f} h/week{}"
+                        " (power {} W at ${:.2f}/kWh)",
+                        top.gpu->name, top.price_usd, best->gpu, best->provider, best->usd_per_hour,
+                        *a.break_even_months, req.hours_per_week, req.hours_given ? "" : " (assumed; --hours-per-week)",
+                        top.gpu->tdp_w.value_or(0), req.tariff_usd_per_kwh)
+          : fmt::format("renting {} at {} (${:.2f}/h) costs less than the power to run {}: buying never pays back",
+                        best->gpu, best->provider, best->usd_per_hour, top.gpu->name);
+}
+
+/// When not to buy at all, and the traps every buyer should know.
+void general_notes(const Request& req, bool laptop, Advice& a) {
+  if (req.goal == Goal::learn && (laptop || req.hours_per_week <= 10))
+    a.notes.push_back(fmt::format(
+        "for learning at {:.0f} h/week{}, start free: Kaggle (~30 GPU-h/week, P100 or 2x T4) or Google Colab (T4, "
+        "limits unpublished); see `gpuscout platforms`",
+        req.hours_per_week, laptop ? " on a laptop" : ""));
+  if (a.break_even_months && *a.break_even_months > 36)
+    a.notes.push_back(fmt::format("break-even after {:.0f} months (over 3 years): renting is cheaper at this usage",
+                                  *a.break_even_months));
+  a.warnings.push_back("cards with 3-4 GB (GTX 1060 3GB, 1050) cannot hold most current models: the catalogue "
+                       "filter drops them below the memory need");
+  a.warnings.push_back("a laptop GPU is slower than the desktop card of the same name (lower power limit; the "
+                       "laptop RTX 4090 has 16 GB, not 24)");
+}
+
+}  // namespace
+
 Advice advise(const Request& req, const std::vector<catalog::GpuSpec>& gpus, const std::vector<Offer>& offers,
               const Inventory* inv) {
   Advice a;
@@ -284,172 +495,28 @@ Advice advise(const Request& req, const std::vector<catalog::GpuSpec>& gpus, con
   a.need_basis = req.need_bytes ? req.need_basis : fmt::format("default for goal '{}'", name(req.goal));
   for (const auto& o : offers) a.prices_date = std::max(a.prices_date, o.date);
 
-  const bool laptop = inv && (inv->platform.laptop || inv->platform.kind == "laptop");
-  const bool notebook = inv && (inv->platform.kind == "colab" || inv->platform.kind == "kaggle");
-
-  // Candidates.
-  for (const auto& g : gpus) {
-    if (g.form_factor == "laptop") continue;  // not sold on their own
-    if (!g.memory_bytes || *g.memory_bytes < a.need_bytes) continue;
-    Recommendation r;
-    r.gpu = &g;
-    if (auto it = req.prices_usd.find(g.name); it != req.prices_usd.end()) {
-      r.price_usd = it->second;
-      r.price_basis = "price: from --prices";
-    } else if (g.street_price_usd) {
-      r.price_usd = *g.street_price_usd;
-      r.price_basis = fmt::format("price: street price {}", g.street_price_date.empty() ? "(undated)" : g.street_price_date);
-    } else if (g.launch_price_usd) {
-      r.price_usd = *g.launch_price_usd;
-      r.price_basis = fmt::format("price: launch price {}, no street price on file",
-                                  g.launch_year ? std::to_string(*g.launch_year) : "(year unknown)");
-    } else {
-      continue;  // no price: cannot rank by value
-    }
-    if (req.budget_usd && r.price_usd > *req.budget_usd) continue;
-    auto metric = goal_metric(g, req.goal, &r.metric_name);
-    if (!metric || *metric <= 0) continue;
-    r.metric = *metric;
-    r.score = r.metric / r.price_usd * 1000.0;
-    r.reasons.push_back(fmt::format("memory {} >= need {}", gib(*g.memory_bytes), gib(a.need_bytes)));
-    r.reasons.push_back(fmt::format("{:.1f} {} / ${:.0f} = {:.1f} per $1000", r.metric, r.metric_name, r.price_usd,
-                                    r.score));
-    r.reasons.push_back(r.price_basis);
-    if (g.form_factor == "datacenter-passive")
-      r.reasons.push_back("passively cooled data-centre card: needs a server chassis with forced airflow");
-    else if (g.form_factor == "datacenter")
-      r.reasons.push_back("data-centre card: server power and cooling");
-    if (g.vendor == "amd") r.reasons.push_back("AMD: PyTorch via ROCm on Linux only, not on Windows");
-    if (g.vendor == "intel") r.reasons.push_back("Intel: PyTorch via XPU backend; fewer libraries than CUDA");
-    if (g.compute_capability && g.vendor == "nvidia") {
-      if (auto ok = torch_supports(*g.compute_capability); ok && !*ok)
-        r.reasons.push_back(fmt::format("trap: PyTorch {} wheels no longer ship code for compute capability {}",
-                                        newest_torch(), *g.compute_capability));
-    }
-    if (!g.software_support.empty()) r.reasons.push_back("software: " + g.software_support);
-    a.recommendations.push_back(std::move(r));
-  }
-  std::stable_sort(a.recommendations.begin(), a.recommendations.end(),
-                   [](const Recommendation& x, const Recommendation& y) { return x.score > y.score; });
-  for (size_t i = 1; i < a.recommendations.size(); ++i) {
-    const auto& prev = a.recommendations[i - 1];
-    auto& r = a.recommendations[i];
-    r.reasons.push_back(fmt::format("ranked below {}: {:.1f} vs {:.1f} per $1000", prev.gpu->name, r.score,
-                                    prev.score));
-  }
+  a.recommendations = candidates(req, gpus, a.need_bytes);
+  std::vector<std::string> machine;  // the machine's notes come after the general ones, as the reader meets them
+  const bool owned = inv && machine_notes(*inv, req, a, machine);
+  explain_ranks(a.recommendations);
   if (req.top > 0 && a.recommendations.size() > req.top) a.recommendations.resize(req.top);
+  const std::string beats = owned ? " that beats the GPU you have" : "";
   if (a.recommendations.empty())
     a.notes.push_back(req.budget_usd
-                          ? fmt::format("no GPU in the catalogue with {} or more within ${:.0f}: rent instead, or "
+                          ? fmt::format("no GPU in the catalogue with {} or more{} within ${:.0f}: rent instead, or "
                                         "raise the budget",
-                                        gib(a.need_bytes), *req.budget_usd)
-                          : fmt::format("no priced GPU in the catalogue has {} or more: rent", gib(a.need_bytes)));
-
-  // Rentals with enough memory per GPU, cheapest first, one per offer.
-  std::vector<Offer> paid;
-  for (const auto& o : offers)
-    if (o.kind == "paid" && o.memory_bytes && *o.memory_bytes >= a.need_bytes) paid.push_back(o);
-  sort_cheapest_first(paid);
+                                        gib(a.need_bytes), beats, *req.budget_usd)
+                          : fmt::format("no priced GPU in the catalogue has {} or more{}: rent", gib(a.need_bytes),
+                                        beats));
+  const auto paid = paid_rentals(offers, a.need_bytes);
   for (const auto& o : paid) {
     if (a.rent.size() >= 5) break;
     a.rent.push_back({o.provider, o.offer, o.gpu, o.usd_per_hour});
   }
-
-  // Break-even for the top pick against the cheapest comparable rental (at least its memory and metric).
-  const double hours_per_month = req.hours_per_week * 52.0 / 12.0;
-  if (!a.recommendations.empty()) {
-    const auto& top = a.recommendations.front();
-    const Offer* best = nullptr;
-    for (const auto& o : paid) {
-      const auto om = catalog::match_gpu({.name = o.gpu});
-      const auto* og = om ? om->spec : nullptr;
-      if (!og || !og->memory_bytes || *og->memory_bytes < *top.gpu->memory_bytes) continue;
-      auto m = goal_metric(*og, req.goal);
-      if (!m || *m < top.metric * 0.9) continue;
-      best = &o;
-      break;  // paid is sorted cheapest first
-    }
-    if (best) {
-      a.break_even_months = break_even_months(top.price_usd, best->usd_per_hour, hours_per_month,
-                                              top.gpu->tdp_w.value_or(0), req.tariff_usd_per_kwh);
-      a.break_even_text =
-          a.break_even_months
-              ? fmt::format("buying {} (${:.0f}) beats renting {} at {} (${:.2f}/h) after {:.1f} months at {:.0f} h/week{}"
-                            " (power {} W at ${:.2f}/kWh)",
-                            top.gpu->name, top.price_usd, best->gpu, best->provider, best->usd_per_hour,
-                            *a.break_even_months, req.hours_per_week, req.hours_given ? "" : " (assumed; --hours-per-week)",
-                            top.gpu->tdp_w.value_or(0), req.tariff_usd_per_kwh)
-              : fmt::format("renting {} at {} (${:.2f}/h) costs less than the power to run {}: buying never pays back",
-                            best->gpu, best->provider, best->usd_per_hour, top.gpu->name);
-    } else {
-      a.break_even_text = fmt::format("no rental on file matches {} (memory and {}): no break-even computed",
-                                      top.gpu->name, top.metric_name);
-    }
-  }
-
-  // When not to buy.
-  if (req.goal == Goal::learn && (laptop || req.hours_per_week <= 10))
-    a.notes.push_back(fmt::format(
-        "for learning at {:.0f} h/week{}, start free: Kaggle (~30 GPU-h/week, P100 or 2x T4) or Google Colab (T4, "
-        "limits unpublished); see `gpuscout platforms`",
-        req.hours_per_week, laptop ? " on a laptop" : ""));
-  if (a.break_even_months && *a.break_even_months > 36)
-    a.notes.push_back(fmt::format("break-even after {:.0f} months (over 3 years): renting is cheaper at this usage",
-                                  *a.break_even_months));
-
-  // The machine we are on.
-  if (inv) {
-    if (notebook)
-      a.notes.push_back(fmt::format("you are in {} (a hosted notebook): advice is for buying your own GPU",
-                                    inv->platform.kind));
-    if (laptop)
-      a.notes.push_back("this is a laptop: its GPU cannot be replaced and it cannot take a desktop GPU; the list is "
-                        "for a desktop (or an external enclosure over Thunderbolt, slower)");
-    std::vector<const Gpu*> discrete;
-    for (const auto& g : inv->gpus)
-      if (g.memory_total_bytes) discrete.push_back(&g);
-    if (!laptop && !notebook && !discrete.empty() && !a.recommendations.empty()) {
-      const auto* have = discrete.front();
-      // A saved inventory may predate this catalogue: match the card itself, its recorded row name as a hint.
-      const auto hm = catalog::match_gpu({have->catalog_name.value_or(have->name), have->pci_vendor_id,
-                                          have->pci_device_id, have->memory_total_bytes});
-      const auto* spec = hm && !hm->mig_profile ? hm->spec : nullptr;
-      const auto& top = a.recommendations.front();
-      auto have_metric = spec ? goal_metric(*spec, req.goal) : std::nullopt;
-      if (spec && spec->name == top.gpu->name)
-        a.notes.push_back(fmt::format("you already have a {}: the top pick", spec->name));
-      else if (have_metric && *have_metric > 0)
-        a.notes.push_back(fmt::format("upgrade from {} ({}, {:.1f}) to {} ({}, {:.1f}): {:.1f}x {}, memory {:+.1f} GiB",
-                                      spec->name, gib(*have->memory_total_bytes), *have_metric, top.gpu->name,
-                                      gib(*top.gpu->memory_bytes), top.metric, top.metric / *have_metric,
-                                      top.metric_name,
-                                      (static_cast<double>(*top.gpu->memory_bytes) -
-                                       static_cast<double>(*have->memory_total_bytes)) /
-                                          static_cast<double>(units::GiB)));
-      else
-        a.notes.push_back(fmt::format("upgrade from {} ({}) to {} ({})", have->name, gib(*have->memory_total_bytes),
-                                      top.gpu->name, gib(*top.gpu->memory_bytes)));
-      if (*have->memory_total_bytes < a.need_bytes)
-        a.warnings.push_back(fmt::format("your {} has {}, below the {} this goal needs", have->name,
-                                         gib(*have->memory_total_bytes), gib(a.need_bytes)));
-    }
-    if (discrete.size() > 1) {
-      uint64_t lo = UINT64_MAX, hi = 0;
-      for (const auto* g : discrete) lo = std::min(lo, *g->memory_total_bytes), hi = std::max(hi, *g->memory_total_bytes);
-      if (lo != hi)
-        a.notes.push_back(fmt::format(
-            "GPUs of different memory ({} to {}): data-parallel training (DDP) holds a full copy per GPU, so the "
-            "smallest card ({}) limits the model and batch; sharding (FSDP/ZeRO-3) splits weights, gradients and "
-            "optimizer states across cards, but each shard is still sized for the smallest",
-            gib(lo), gib(hi), gib(lo)));
-    }
-  }
-
-  // Traps.
-  a.warnings.push_back("cards with 3-4 GB (GTX 1060 3GB, 1050) cannot hold most current models: the catalogue "
-                       "filter drops them below the memory need");
-  a.warnings.push_back("a laptop GPU is slower than the desktop card of the same name (lower power limit; the "
-                       "laptop RTX 4090 has 16 GB, not 24)");
+  break_even(req, paid, a);
+  const bool laptop = inv && (inv->platform.laptop || inv->platform.kind == "laptop");
+  general_notes(req, laptop, a);
+  a.notes.insert(a.notes.end(), machine.begin(), machine.end());
   return a;
 }
 

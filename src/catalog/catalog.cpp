@@ -150,7 +150,29 @@ TorchBuild read_torch_build(csv::CellReader& c) {
   if (b.cuda && b.arch_list.empty()) c.fail("arch_list", "is empty, but a CUDA build needs the capabilities it ships");
   b.ptx = capability(c, "ptx");
   b.channel = c.one_of("channel", {"stable", "experimental"});
+  b.python_min = c.version("python_min", 2, 2, "3.10");
+  b.python_max = c.version("python_max", 2, 2, "3.14");
   return b;
+}
+
+TorchCompanions read_torch_companions(csv::CellReader& c) {
+  TorchCompanions row;
+  if (auto v = c.version("torch", 2, 2, "2.5", csv::Need::required)) row.torch = v->str();
+  if (auto v = c.version("torchvision", 2, 2, "0.20", csv::Need::required)) row.torchvision = v->str();
+  if (auto v = c.version("torchaudio", 2, 2, "2.5")) row.torchaudio = v->str();
+  return row;
+}
+
+DriverBranch read_driver_branch(csv::CellReader& c) {
+  DriverBranch row;
+  row.arch = c.text("arch", csv::Need::required);
+  row.cc_min = c.version("cc_min", 2, 2, "3.0", csv::Need::required).value_or(Version{});
+  row.cc_max = c.version("cc_max", 2, 2, "3.7", csv::Need::required).value_or(Version{});
+  if (auto v = c.version("last_driver_branch", 1, 1, "470", csv::Need::required))
+    row.last_branch = static_cast<int>(v->major());
+  row.last_driver = c.version("last_driver_version", 1, 3, "470.256.02", csv::Need::required).value_or(Version{});
+  if (auto v = c.version("max_cuda", 2, 2, "11.4")) row.max_cuda = v->str();
+  return row;
 }
 
 ComputeCapability read_compute_capability(csv::CellReader& c) {
@@ -196,11 +218,40 @@ const std::vector<ComputeCapability>& compute_capabilities() {
   return rows;
 }
 
+const std::vector<TorchCompanions>& torch_companions() {
+  static const std::vector<TorchCompanions> rows = load_rows<TorchCompanions>(
+      "torch_companions.csv", {"torch", "torchvision", "torchaudio"}, read_torch_companions);
+  return rows;
+}
+
+const std::vector<DriverBranch>& driver_branches() {
+  static const std::vector<DriverBranch> rows = load_rows<DriverBranch>(
+      "driver_branches.csv", {"arch", "cc_min", "cc_max", "last_driver_branch", "last_driver_version", "max_cuda"},
+      read_driver_branch);
+  return rows;
+}
+
+const TorchCompanions* find_torch_companions(std::string_view torch) {
+  for (const auto& row : torch_companions())
+    if (row.torch == torch) return &row;
+  return nullptr;
+}
+
+const DriverBranch* last_driver_branch(std::string_view cc) {
+  const auto v = Version::parse(cc);
+  if (!v) return nullptr;
+  for (const auto& row : driver_branches())
+    if (row.cc_min <= *v && *v <= row.cc_max) return &row;
+  return nullptr;
+}
+
 std::vector<std::string> load_errors() {
   gpus();
   cuda_drivers();
   torch_builds();
   compute_capabilities();
+  torch_companions();
+  driver_branches();
   return errors();
 }
 

@@ -45,6 +45,23 @@ struct TorchBuild {
   std::vector<std::string> arch_list;  ///< compute capabilities with native code ("7.5", "8.0")
   std::optional<std::string> ptx;      ///< capability whose PTX is embedded
   std::string channel;   ///< stable | experimental
+  std::optional<Version> python_min, python_max;  ///< the CPython versions with wheels ("3.10", "3.14")
+};
+
+/// The torchvision and torchaudio releases made with a torch release (data/torch_companions.csv).
+struct TorchCompanions {
+  std::string torch;                       ///< "2.5"
+  std::string torchvision;                 ///< "0.20"
+  std::optional<std::string> torchaudio;   ///< "2.5"; none where torchaudio made no release
+};
+
+/// The last driver branch of an NVIDIA architecture whose support has ended (data/driver_branches.csv).
+struct DriverBranch {
+  std::string arch;                 ///< "Kepler"
+  Version cc_min, cc_max;           ///< its compute capabilities, "3.0" to "3.7"
+  int last_branch = 0;              ///< 470
+  Version last_driver;              ///< 470.256.02
+  std::optional<std::string> max_cuda;  ///< the newest CUDA that branch runs natively, "11.4"
 };
 
 struct ComputeCapability {
@@ -55,6 +72,12 @@ const std::vector<GpuSpec>& gpus();
 const std::vector<CudaDriverRow>& cuda_drivers();
 const std::vector<TorchBuild>& torch_builds();
 const std::vector<ComputeCapability>& compute_capabilities();
+const std::vector<TorchCompanions>& torch_companions();
+const std::vector<DriverBranch>& driver_branches();
+/// The companions of a torch release ("2.5"); nullptr when the table has none.
+const TorchCompanions* find_torch_companions(std::string_view torch);
+/// The ended branch that a compute capability's architecture stopped at; nullptr while it is still supported.
+const DriverBranch* last_driver_branch(std::string_view cc);
 /// Errors met while loading the tables ("DIR/torch_builds.csv:5:12: cuda 'cu126' is not a version like 12.8").
 std::vector<std::string> load_errors();
 

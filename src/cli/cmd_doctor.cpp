@@ -46,7 +46,10 @@ void add_doctor_command(CLI::App& app, GlobalOptions& global) {
   auto* sub = app.add_subcommand("doctor", "Check this machine for deep learning: a verdict and the next steps (default)");
   auto o = std::make_shared<InventoryOptions>();
   add_inventory_options(sub, *o);
-  sub->callback([o, &global] {
+  auto strict = std::make_shared<bool>(false);
+  sub->add_flag("--strict", *strict,
+                "Exit with the verdict: 0 ready, 3 cpu-only, 4 needs-action (for scripts and CI jobs)");
+  sub->callback([o, strict, &global] {
     const Inventory inv = obtain(*o);
     const auto verdict = diagnose::diagnose(inv);
     if (o->json) {
@@ -57,7 +60,7 @@ void add_doctor_command(CLI::App& app, GlobalOptions& global) {
       const auto style = text_style();
       print(report::render_inventory_text(inv, style) + "\n" + report::render_verdict_text(verdict, style));
     }
-    global.exit_code = 0;
+    global.exit_code = *strict ? diagnose::strict_exit_code(verdict) : 0;
   });
 }
 

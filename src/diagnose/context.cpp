@@ -1,8 +1,12 @@
 #include "diagnose/context.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "catalog/catalog.hpp"
+#include "catalog/gpu_match.hpp"
+#include "core/data_files.hpp"
 #include "diagnose/torch_choice.hpp"
 
 namespace gpuscout::diagnose {
@@ -37,7 +41,10 @@ std::vector<GpuFacts> nvidia_facts(const Inventory& inv, const std::string& plat
   return out;
 }
 
-std::string driver_hint(const TorchChoice& choice) {
+std::string driver_hint(const Inventory& inv, const TorchChoice& choice) {
+  // A GPU whose architecture's support ended gets no driver past its last branch, whatever a wheel would need.
+  if (const auto ceiling = driver_ceiling(inv))
+    return fmt::format("the last NVIDIA driver for this GPU, {} (its architecture gets no newer one)", ceiling->str());
   if (!choice.cuda) return "the current NVIDIA driver";
   const auto need = catalog::min_driver_for_cuda(*choice.cuda);
   if (!need) return fmt::format("a driver that supports CUDA {} (for CUDA {} PyTorch wheels)", *choice.cuda, *choice.cuda);
@@ -60,6 +67,34 @@ std::optional<TorchDriverFacts> torch_driver_facts(const Inventory& inv, const s
   f.below_family = f.family_min && *driver < *f.family_min;
   f.driver_cuda_older = driver_cuda && driver_cuda->major() < f.torch_cuda->major();
   return f;
+}
+
+/// data/platforms.csv's name of the provider of a notebook the probe detects.
+std::string_view notebook_provider(std::string_view notebook) {
+  if (notebook == "colab") return "Google Colab";
+  if (notebook == "kaggle") return "Kaggle";
+  return {};
+}
+
+/// On a hosted notebook: its free GPU offer (data/platforms.csv) that is not the GPU in use and that the newest
+/// PyTorch runs, as "offer: steps".
+std::optional<std::string> notebook_gpu_switch(const Inventory& inv, const std::string& platform) {
+  if (!inv.platform.notebook) return std::nullopt;
+  const auto provider = notebook_provider(*inv.platform.notebook);
+  const auto table = core::load_table("platforms.csv");
+  if (provider.empty() || !table) return std::nullopt;
+  const auto releases = torch_releases();
+  for (const auto& row : table->rows()) {
+    if (table->cell(row, "kind") != "free" || table->cell(row, "provider") != provider) continue;
+    const auto offer_gpu = catalog::match_gpu({table->cell(row, "gpu")});
+    if (!offer_gpu || !offer_gpu->spec->compute_capability) continue;
+    const bool in_use = std::any_of(inv.gpus.begin(), inv.gpus.end(), [&](const Gpu& g) {
+      return g.catalog_name && *g.catalog_name == offer_gpu->spec->name;
+    });
+    if (in_use || !newest_release_for(*offer_gpu->spec->compute_capability, platform, releases).current) continue;
+    return fmt::format("{}: {}", table->cell(row, "offer"), table->cell(row, "steps"));
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -104,8 +139,12 @@ Context make_context(const Inventory& inv) {
   if (inv.nvidia.cuda_driver_version) c.driver_cuda = Version::parse(*inv.nvidia.cuda_driver_version);
   c.driver_answers = inv.cuda.available || inv.nvidia.driver_version.has_value();
   c.torch_choice = choose_torch(inv);
-  c.driver_hint = driver_hint(c.torch_choice);
+  c.driver_hint = driver_hint(inv, c.torch_choice);
+  c.driver_updatable = driver_can_be_updated(inv);
+  c.driver_ceiling = driver_ceiling(inv);
   c.torch_driver = torch_driver_facts(inv, c.driver, c.driver_cuda);
+  c.torch_backend_device = torch_backend_device(inv);
+  c.notebook_gpu_switch = notebook_gpu_switch(inv, c.platform);
   return c;
 }
 

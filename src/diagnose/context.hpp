@@ -50,7 +50,18 @@ struct Context {
   std::string platform;                     ///< the data tables' platform key: "linux-x86_64", "linux-aarch64"
   TorchChoice torch_choice;                 ///< the wheel that fits (choose_torch)
   std::string driver_hint;                  ///< "a driver of at least 580.65.06 (for CUDA 13.0 PyTorch wheels)"
+  bool driver_updatable = true;             ///< the user can change the driver (not on a hosted notebook)
+  std::optional<Version> driver_ceiling;    ///< the newest driver the GPUs can have (an ended architecture's last)
+
+  /// Whether the user can get a driver of at least `version` here.
+  bool driver_reachable(const Version& version) const {
+    return driver_updatable && (!driver_ceiling || version <= *driver_ceiling);
+  }
+  /// On a hosted notebook: another of its free GPUs that current PyTorch runs, "offer: the steps to switch".
+  std::optional<std::string> notebook_gpu_switch;
   std::optional<TorchDriverFacts> torch_driver;
+  /// A ROCm or XPU build of PyTorch that sees a GPU: its device ("cuda:0", "xpu:0").
+  std::optional<std::string> torch_backend_device;
 
   explicit Context(const Inventory& inventory) : inv(inventory) {}
 };

@@ -14,6 +14,15 @@ int severity_rank(const std::string& s) { return s == "error" ? 0 : s == "warnin
 
 }  // namespace
 
+std::optional<std::string> torch_backend_device(const Inventory& inv) {
+  if (!inv.torch) return std::nullopt;
+  const auto& t = *inv.torch;
+  // ROCm builds answer through torch.cuda and the "cuda" device type (HIP is exposed as CUDA).
+  if (t.hip && t.cuda_available && t.device_count > 0) return "cuda:0";
+  if (t.xpu_available.value_or(false)) return "xpu:0";
+  return std::nullopt;
+}
+
 std::string best_device(const Inventory& inv) {
   // The CUDA ordinal is what torch uses; among GPUs CUDA can run, the one with most free memory.
   const Gpu* best = nullptr;
@@ -33,17 +42,26 @@ Verdict diagnose(const Inventory& inv) {
   Evaluation result = evaluate(context);
   Verdict v;
   v.findings = std::move(result.findings);
-  const bool usable_gpu = !context.nvidia.empty() && !result.blocked &&
-                          (inv.cuda.available || (inv.nvidia.driver_version && !inv.cuda.error));
-  if (usable_gpu) v.status = "ready";
-  else if (result.blocked) v.status = "needs-action";
+  const bool nvidia_usable = !context.nvidia.empty() && !result.blocked &&
+                             (inv.cuda.available || (inv.nvidia.driver_version && !inv.cuda.error));
+  const bool gpu_usable = nvidia_usable || context.torch_backend_device.has_value();
+  if (gpu_usable && !result.needs_action) v.status = "ready";
+  else if (result.needs_action) v.status = "needs-action";
   else v.status = "cpu-only";
-  v.device = usable_gpu ? best_device(inv) : "cpu";
-  if (!context.torch_choice.command.empty()) v.pip_install = context.torch_choice.command;
+  if (nvidia_usable) v.device = best_device(inv);
+  else v.device = context.torch_backend_device.value_or("cpu");
+  v.torch_fits = context.torch_choice.installed_fits;
+  if (!v.torch_fits && !context.torch_choice.command.empty()) v.pip_install = context.torch_choice.command;
   // Errors first, then warnings, then information; table order within a severity.
   std::stable_sort(v.findings.begin(), v.findings.end(),
                    [](const Finding& a, const Finding& b) { return severity_rank(a.severity) < severity_rank(b.severity); });
   return v;
+}
+
+int strict_exit_code(const Verdict& v) {
+  if (v.status == "ready") return 0;
+  if (v.status == "cpu-only") return 3;
+  return 4;
 }
 
 nlohmann::ordered_json to_json(const Verdict& v) {
@@ -51,6 +69,7 @@ nlohmann::ordered_json to_json(const Verdict& v) {
   j["status"] = v.status;
   j["device"] = v.device;
   j["pip_install"] = v.pip_install ? nlohmann::ordered_json(*v.pip_install) : nlohmann::ordered_json(nullptr);
+  j["torch_fits"] = v.torch_fits;
   j["findings"] = nlohmann::ordered_json::array();
   for (const auto& f : v.findings)
     j["findings"].push_back({{"code", f.code}, {"severity", f.severity}, {"message", f.message}, {"fix", f.fix}});

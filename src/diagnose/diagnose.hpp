@@ -22,20 +22,37 @@ struct Verdict {
   std::string status;  ///< "ready", "cpu-only", "needs-action"
   std::vector<Finding> findings;
   std::string device;  ///< what a training script should use: "cuda:N" or "cpu"
-  std::optional<std::string> pip_install;  ///< the PyTorch install command that fits this machine
+  std::optional<std::string> pip_install;  ///< the PyTorch install command that fits this machine; none when the
+                                           ///< installed PyTorch already fits (or no wheel does)
+  bool torch_fits = false;                 ///< the installed PyTorch fits this machine: nothing to install
 };
 
 /// A PyTorch wheel chosen for a machine: which release, which CUDA variant (none = CPU), and the command.
 struct TorchChoice {
   std::string torch;                ///< "2.14"
   std::optional<std::string> cuda;  ///< "13.0"
-  std::string command;              ///< pip install ...
-  std::optional<std::string> driver_needed;  ///< minimum driver when the current one is too old or missing
+  /// The install command for this machine's interpreter ("/usr/bin/python3" -m pip install ...), with the venv
+  /// steps first where the interpreter is externally managed; empty when no wheel fits.
+  std::string command;
+  /// The driver the command needs first; set only where the driver can be updated (not on a hosted notebook, not
+  /// past the last driver branch of the GPU's architecture).
+  std::optional<std::string> driver_needed;
+  bool installed_fits = false;  ///< the installed PyTorch already runs every GPU with this driver: nothing to do
+  /// A newer release that needs a driver update, when the command avoids one: "PyTorch 2.14 (CUDA 13.2) needs
+  /// driver 595.45.04 or newer".
+  std::optional<std::string> with_newer_driver;
 };
-/// The newest stable wheel that runs every NVIDIA GPU of the machine with its driver (CPU wheel without one).
+/// The newest stable wheel that runs every NVIDIA GPU of the machine with its driver and its Python (CPU wheel
+/// without an NVIDIA GPU); an older release rather than a driver update when the current driver runs one.
 TorchChoice choose_torch(const Inventory& inventory);
 
 Verdict diagnose(const Inventory& inventory);
+
+/// The device of a working ROCm ("cuda:0") or XPU ("xpu:0") build of PyTorch, if one is installed and sees a GPU.
+std::optional<std::string> torch_backend_device(const Inventory& inventory);
+
+/// The exit status of `doctor --strict`: 0 ready, 3 cpu-only, 4 needs-action (2 is bad usage).
+int strict_exit_code(const Verdict& verdict);
 
 /// "cuda:N" for the usable NVIDIA GPU with the most free memory (N in CUDA's numbering), else "cpu".
 std::string best_device(const Inventory& inventory);

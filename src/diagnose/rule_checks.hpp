@@ -42,7 +42,9 @@ std::vector<Note> torch_cuda_unavailable(const Context& c);
 
 // rules_machine.cpp: no NVIDIA GPU, several GPUs, the machine itself.
 std::vector<Note> no_nvidia_gpu(const Context& c);
+std::vector<Note> rocm_unusable(const Context& c);
 std::vector<Note> no_gpu(const Context& c);
+std::vector<Note> gpu_busy(const Context& c);
 std::vector<Note> mixed_vram(const Context& c);
 std::vector<Note> low_ram(const Context& c);
 std::vector<Note> low_disk(const Context& c);

@@ -5,8 +5,9 @@
 namespace gpuscout::diagnose {
 namespace {
 
-constexpr bool kBlocks = true;
-constexpr bool kAdvises = false;
+constexpr Effect kBlocks = Effect::blocks;
+constexpr Effect kNeedsAction = Effect::needs_action;
+constexpr Effect kAdvises = Effect::advises;
 using enum Severity;
 constexpr Gate kAlways = Gate::always;
 constexpr Gate kUnblocked = Gate::unblocked;
@@ -50,10 +51,11 @@ constexpr Rule kRules[] = {
      "the installed build's arch list cannot run the GPU, or torch warned \"not compatible\"",
      checks::gpu_unsupported_by_torch},
     {"low-vram", warning, kAdvises, kAlways, "a GPU with under 6 GiB", checks::low_vram},
-    {"torch-broken", error, kAdvises, kAlways, "PyTorch is installed but `import torch` fails", checks::torch_broken},
-    {"torch-missing", info, kAdvises, kAlways, "Python without PyTorch: the fix is the pip command for this machine",
-     checks::torch_missing},
-    {"python-missing", info, kAdvises, kAlways, "no python3", checks::python_missing},
+    {"torch-broken", error, kNeedsAction, kAlways, "PyTorch is installed but `import torch` fails",
+     checks::torch_broken},
+    {"torch-missing", warning, kNeedsAction, kAlways,
+     "Python without PyTorch: the fix is the install command for this machine", checks::torch_missing},
+    {"python-missing", warning, kNeedsAction, kAlways, "no Python interpreter", checks::python_missing},
     {"torch-cpu-only", error, kBlocks, kAlways, "a CPU build of PyTorch while an NVIDIA GPU is present",
      checks::torch_cpu_only},
     {"driver-too-old-for-torch", error, kBlocks, kAlways, "the installed build's CUDA needs a newer driver (says which)",
@@ -64,8 +66,15 @@ constexpr Rule kRules[] = {
      "a CUDA build reports `is_available() == False` on a working GPU", checks::torch_cuda_unavailable},
     {"no-nvidia-gpu", warning, kAdvises, kUnblocked,
      "an AMD, Intel, Apple or other GPU: what works instead (ROCm, XPU, MPS)", checks::no_nvidia_gpu},
+    {"rocm-unusable", error, kNeedsAction, kAlways,
+     "a ROCm build of PyTorch that sees no GPU on a machine with an AMD GPU: which gfx target is missing, an "
+     "HSA_OVERRIDE_GFX_VERSION trap, no /dev/kfd, or permissions",
+     checks::rocm_unusable},
     {"no-gpu", warning, kAdvises, kUnblocked,
      "no GPU CUDA PyTorch can use; the fix lists free cloud GPUs with their steps", checks::no_gpu},
+    {"gpu-busy", warning, kAdvises, kAlways,
+     "an NVIDIA GPU at 80% or more utilisation, or with half its memory used, by other processes (names them)",
+     checks::gpu_busy},
     {"mixed-vram", warning, kAdvises, kAlways,
      "NVIDIA GPUs of different memory (data-parallel training is limited by the smallest)", checks::mixed_vram},
     {"low-ram", warning, kAdvises, kAlways, "under 8 GiB of RAM", checks::low_ram},
@@ -86,6 +95,15 @@ std::string_view severity_name(Severity severity) {
   return "info";
 }
 
+std::string_view effect_name(Effect effect) {
+  switch (effect) {
+    case Effect::blocks: return "yes";
+    case Effect::needs_action: return "action";
+    case Effect::advises: return "no";
+  }
+  return "no";
+}
+
 std::span<const Rule> rules() { return kRules; }
 
 Evaluation evaluate(const Context& context) {
@@ -95,7 +113,8 @@ Evaluation evaluate(const Context& context) {
     for (auto& note : rule.check(context)) {
       out.findings.push_back(Finding{std::string(rule.code), std::string(severity_name(rule.severity)),
                                      std::move(note.message), std::move(note.fix)});
-      out.blocked = out.blocked || rule.blocks;
+      out.blocked = out.blocked || rule.effect == Effect::blocks;
+      out.needs_action = out.needs_action || rule.effect != Effect::advises;
     }
   }
   return out;

@@ -13,6 +13,9 @@ namespace {
 
 constexpr uint64_t kLowRam = 8 * units::GiB;
 constexpr uint64_t kLowDisk = 20 * units::GiB;
+// Another job holding the GPU: busy most of the time, or half of its memory taken.
+constexpr int kBusyPercent = 80;
+constexpr double kTakenShare = 0.5;
 
 /// The first free cloud GPUs of data/platforms.csv, with their steps.
 std::string free_gpu_steps() {
@@ -47,22 +50,106 @@ bool mount_matters(const std::string& mount) {
   return mount == "/" || mount == "/home" || mount == "/content" || mount == "/kaggle/working" || mount == "/workspace";
 }
 
+/// A hosted notebook's working folder with a fixed quota (Kaggle's /kaggle/working: 20 GB): small by design,
+/// and nothing the user can free up beyond their own files.
+bool fixed_quota(const Context& c, const std::string& mount) {
+  return c.inv.platform.notebook == "kaggle" && mount == "/kaggle/working";
+}
+
 }  // namespace
 
 std::vector<Note> no_nvidia_gpu(const Context& c) {
   std::vector<Note> out;
-  if (!c.nvidia.empty()) return out;
-  for (const auto* g : c.others)
+  // A ROCm or XPU build that sees the GPU is the working setup, not something to install.
+  if (!c.nvidia.empty() || c.torch_backend_device) return out;
+  const bool rocm_torch = c.inv.torch && c.inv.torch->hip;
+  for (const auto* g : c.others) {
+    if (rocm_torch && g->vendor == "amd") continue;  // rocm-unusable says why the installed build cannot use it
     out.push_back(Note{fmt::format("GPU {} ({}) is not an NVIDIA GPU: CUDA builds of PyTorch cannot use it.", g->index, g->name),
                        other_vendor_fix(*g, c.inv.os.wsl)});
+  }
   return out;
 }
 
+std::vector<Note> rocm_unusable(const Context& c) {
+  const auto& torch = c.inv.torch;
+  if (!torch || !torch->hip || torch->cuda_available) return {};
+  std::vector<const Gpu*> amd;
+  for (const auto* g : c.others)
+    if (g->vendor == "amd" && !g->integrated) amd.push_back(g);
+  if (amd.empty()) return {};
+  const auto& override_version = c.inv.rocm.hsa_override_gfx_version;
+  if (override_version)
+    return one(fmt::format("PyTorch {} (ROCm) sees no GPU, and HSA_OVERRIDE_GFX_VERSION={} is set: it makes ROCm run "
+                           "code built for another GPU model, and a wrong value fails or hangs.",
+                           torch->version, *override_version),
+               "Unset it (`unset HSA_OVERRIDE_GFX_VERSION`, and remove it from ~/.bashrc) and try again; keep it only "
+               "if AMD's documentation for your card names that exact value.");
+  // The build lacks code for the card only when no AMD GPU's gfx target is in its list (an iGPU may be missing
+  // while the discrete card is covered).
+  const auto& list = torch->arch_list;
+  const auto covered = [&](const Gpu* g) {
+    return g->gfx_target && std::find(list.begin(), list.end(), *g->gfx_target) != list.end();
+  };
+  const auto known = std::find_if(amd.begin(), amd.end(), [](const Gpu* g) { return g->gfx_target.has_value(); });
+  if (!list.empty() && known != amd.end() && std::none_of(amd.begin(), amd.end(), covered)) {
+    const Gpu* g = *known;
+    return one(fmt::format("PyTorch {} (ROCm) has GPU code for {} but not for GPU {} ({}, {}), so it sees no GPU.",
+                           torch->version, fmt::join(list, " "), g->index, g->name, *g->gfx_target),
+               "Check AMD's ROCm support list for your card (`rocminfo` shows its gfx name). Cards ROCm does not "
+               "support need a build made for them; otherwise use a free cloud GPU (see `gpuscout platforms`).");
+  }
+  if (!c.inv.rocm.kfd_present)
+    return one(fmt::format("PyTorch {} (ROCm) sees no GPU: the amdgpu driver's compute device (/dev/kfd) is not there.",
+                           torch->version),
+               "Install AMD's ROCm driver stack (amdgpu-install, or your distribution's ROCm packages) and reboot.");
+  return one(fmt::format("PyTorch {} (ROCm) sees no GPU although the amdgpu compute device is there.", torch->version),
+             "Add yourself to the render and video groups (`sudo usermod -aG render,video $USER`), log out and in, "
+             "then check `rocminfo`.");
+}
+
 std::vector<Note> no_gpu(const Context& c) {
-  if (!c.nvidia.empty()) return {};
+  if (!c.nvidia.empty() || c.torch_backend_device) return {};
+  // A notebook's CPU runtime: the GPU is one setting away, in this same notebook.
+  if (c.notebook_gpu_switch)
+    return one("This notebook runs without a GPU (a CPU runtime): PyTorch will use the CPU.",
+               fmt::format("Switch it to a GPU, then run gpuscout again: {}.", *c.notebook_gpu_switch));
   return one(c.others.empty() ? "No GPU found on this machine: PyTorch will run on the CPU, fine for learning small models."
                               : "No GPU that CUDA PyTorch can use.",
              free_gpu_steps());
+}
+
+std::vector<Note> gpu_busy(const Context& c) {
+  std::vector<Note> out;
+  for (const auto& f : c.nvidia) {
+    const Gpu& g = *f.gpu;
+    const bool busy = g.utilization_gpu_pct && *g.utilization_gpu_pct >= kBusyPercent;
+    const bool memory_taken = g.memory_total_bytes && g.memory_used_bytes && *g.memory_total_bytes > 0 &&
+                              double(*g.memory_used_bytes) >= double(*g.memory_total_bytes) * kTakenShare;
+    if (!busy && !memory_taken) continue;
+    std::vector<std::string> users;
+    for (const auto& p : g.processes) {
+      if (users.size() == 4) {
+        users.push_back(fmt::format("{} more", g.processes.size() - 4));
+        break;
+      }
+      users.push_back(fmt::format("{} (pid {}{})", p.name.value_or("?"), p.pid,
+                                  p.used_bytes ? ", " + units::format_bytes(*p.used_bytes) : ""));
+    }
+    std::string state;
+    if (busy) state = fmt::format("{}% busy", *g.utilization_gpu_pct);
+    if (g.memory_used_bytes && g.memory_total_bytes)
+      state += fmt::format("{}{} of {} memory in use", state.empty() ? "" : ", ", units::format_bytes(*g.memory_used_bytes),
+                           units::format_bytes(*g.memory_total_bytes));
+    const std::string left =
+        g.memory_free_bytes ? fmt::format(" Only {} is free for your job.", units::format_bytes(*g.memory_free_bytes)) : "";
+    out.push_back(Note{fmt::format("GPU {} ({}) is already in use: {}{}.{}", g.index, g.name, state,
+                                   users.empty() ? "" : fmt::format(", by {}", fmt::join(users, ", ")), left),
+                       "Wait for those processes to finish or stop them (`nvidia-smi` lists them; `kill PID` for your "
+                       "own), pick another GPU with CUDA_VISIBLE_DEVICES, or plan for the free memory: "
+                       "`gpuscout fit` uses it."});
+  }
+  return out;
 }
 
 std::vector<Note> mixed_vram(const Context& c) {
@@ -92,7 +179,7 @@ std::vector<Note> low_ram(const Context& c) {
 std::vector<Note> low_disk(const Context& c) {
   std::vector<Note> out;
   for (const auto& d : c.inv.disks) {
-    if (!mount_matters(d.mount) || d.free_bytes >= kLowDisk) continue;
+    if (!mount_matters(d.mount) || d.free_bytes >= kLowDisk || fixed_quota(c, d.mount)) continue;
     out.push_back(Note{fmt::format("{} has only {} free: datasets, model checkpoints and the PyTorch wheels (several GB) need "
                                    "room.",
                                    d.mount, units::format_bytes(d.free_bytes)),

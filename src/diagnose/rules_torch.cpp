@@ -24,6 +24,48 @@ bool runs_installed_torch(const GpuFacts& f) { return f.cc && f.newest.current &
 
 bool nvidia_and_torch(const Context& c) { return c.inv.torch && !c.nvidia.empty(); }
 
+/// The step that installs the wheel that fits, or what to do when none runs here.
+std::string install_step(const Context& c) {
+  if (c.torch_choice.command.empty())
+    return "No PyTorch build runs this GPU with a driver it can have: use a free cloud GPU (Colab, Kaggle; see "
+           "`gpuscout platforms`).";
+  std::string step = c.torch_choice.driver_needed
+                         ? fmt::format("First update the NVIDIA driver to {} or newer, then: {}",
+                                       *c.torch_choice.driver_needed, c.torch_choice.command)
+                         : c.torch_choice.command;
+  if (c.torch_choice.with_newer_driver)
+    step += fmt::format(" (newer: {}; this command needs no driver change)", *c.torch_choice.with_newer_driver);
+  return step;
+}
+
+/// On a hosted notebook, the switch to one of its GPUs that current PyTorch runs, as a sentence to append.
+std::string or_switch_gpu(const Context& c) {
+  return c.notebook_gpu_switch ? fmt::format(" Or switch this notebook to another GPU: {}.", *c.notebook_gpu_switch)
+                               : std::string();
+}
+
+/// An old GPU: the last release that runs it (where its driver can run that release), or another GPU.
+std::string too_old_fix(const Context& c, const ReleaseForGpu& last) {
+  if (!last.release || !last.cuda) return "Use a free cloud GPU (Colab, Kaggle) or a newer card." + or_switch_gpu(c);
+  return fmt::format("Use an older PyTorch: {} (needs a driver that supports CUDA {}), or a free cloud GPU (Colab, "
+                     "Kaggle).{}",
+                     install_command(c.inv, *last.release, last.cuda), *last.cuda, or_switch_gpu(c));
+}
+
+/// Why the driver the installed build needs is out of reach.
+std::string no_update_reason(const Context& c) {
+  if (!c.driver_updatable) return "The driver cannot be changed here (a hosted notebook)";
+  if (c.driver_ceiling)
+    return fmt::format("No driver that new exists for this GPU (its last is {})", c.driver_ceiling->str());
+  return "The driver cannot be updated";
+}
+
+/// Removes the installed torch with the same interpreter first, so no other build stays behind.
+std::string replace_step(const Context& c) {
+  if (c.torch_choice.command.empty()) return install_step(c);
+  return fmt::format("{} -m pip uninstall -y torch && {}", python_command(c.inv), install_step(c));
+}
+
 /// Python found a torch package but `import torch` raised.
 bool torch_import_failed(const PythonInfo& py) { return py.error && py.torch_installed; }
 
@@ -38,11 +80,7 @@ std::vector<Note> gpu_too_old(const Context& c) {
     out.push_back(Note{
         fmt::format("GPU {} ({}, compute capability {}) is too old for current PyTorch builds{}.", g.index, g.name, *f.cc,
                     last.release ? ", whose last release for it is " + *last.release : ""),
-        last.release && last.cuda
-            ? fmt::format("Use an older PyTorch: {} (needs a driver that supports CUDA {}), or a free cloud GPU (Colab, "
-                          "Kaggle).",
-                          pip_command(*last.release, last.cuda), *last.cuda)
-            : std::string("Use a free cloud GPU (Colab, Kaggle) or a newer card.")});
+        too_old_fix(c, last)});
   }
   return out;
 }
@@ -54,7 +92,7 @@ std::vector<Note> gpu_unsupported_by_torch(const Context& c) {
     const auto& t = *c.inv.torch;
     out.push_back(Note{fmt::format("The installed PyTorch {} was built for {} and has no code for GPU {} ({}, {}).",
                                    t.version, fmt::join(t.arch_list, " "), f.gpu->index, f.gpu->name, sm_name(*f.cc)),
-                       fmt::format("Install a build that supports it: {}", c.torch_choice.command)});
+                       fmt::format("Install a build that supports it: {}.{}", install_step(c), or_switch_gpu(c))});
   }
   if (!out.empty() || !nvidia_and_torch(c)) return out;
   // Without an arch list to compare (or a GPU the list seems to cover), torch's own warning is the evidence.
@@ -62,7 +100,7 @@ std::vector<Note> gpu_unsupported_by_torch(const Context& c) {
   const auto w = std::find_if(warnings.begin(), warnings.end(),
                               [](const std::string& s) { return s.find("not compatible") != std::string::npos; });
   if (w == warnings.end()) return out;
-  return one("PyTorch warns: " + w->substr(0, 300), "Install a build that supports this GPU: " + c.torch_choice.command);
+  return one("PyTorch warns: " + w->substr(0, 300), "Install a build that supports this GPU: " + install_step(c) + "." + or_switch_gpu(c));
 }
 
 std::vector<Note> low_vram(const Context& c) {
@@ -82,27 +120,27 @@ std::vector<Note> torch_broken(const Context& c) {
   const auto& py = c.inv.python;
   if (!py.probed || c.inv.torch || !torch_import_failed(py)) return {};
   return one("PyTorch is installed but fails to import: " + py.error->message,
-             "Reinstall it: pip uninstall torch && " + c.torch_choice.command);
+             "Reinstall it: " + replace_step(c));
 }
 
 std::vector<Note> torch_missing(const Context& c) {
   const auto& py = c.inv.python;
   if (!py.probed || c.inv.torch || !py.version || torch_import_failed(py)) return {};
   return one(fmt::format("PyTorch is not installed for {}.", py.executable.value_or("python3")),
-             "Install the build that fits this machine: " + c.torch_choice.command);
+             "Install the build that fits this machine: " + install_step(c));
 }
 
 std::vector<Note> python_missing(const Context& c) {
   const auto& py = c.inv.python;
   if (!py.probed || c.inv.torch || py.version || torch_import_failed(py)) return {};
   return one("No Python interpreter found (python3), so PyTorch could not be checked.",
-             "Install Python 3 (e.g. `sudo apt install python3 python3-venv`), then: " + c.torch_choice.command);
+             "Install Python 3 (e.g. `sudo apt install python3 python3-venv`), then: " + install_step(c));
 }
 
 std::vector<Note> torch_cpu_only(const Context& c) {
   if (!nvidia_and_torch(c) || c.inv.torch->cuda || c.inv.torch->hip) return {};
   return one(fmt::format("The installed PyTorch {} is a CPU-only build: it cannot use the NVIDIA GPU.", c.inv.torch->version),
-             "Replace it: pip uninstall torch && " + c.torch_choice.command);
+             "Replace it: " + replace_step(c));
 }
 
 std::vector<Note> driver_too_old_for_torch(const Context& c) {
@@ -117,18 +155,25 @@ std::vector<Note> driver_too_old_for_torch(const Context& c) {
   if (!need)  // a CUDA newer than the table knows
     return one(fmt::format("PyTorch {} is built with CUDA {}, newer than this driver supports; {}.", t.version, *t.cuda,
                            this_driver),
-               fmt::format("Update the driver to one that supports CUDA {}, or install a PyTorch built for your driver: {}",
-                           *t.cuda, c.torch_choice.command));
+               c.driver_updatable && !c.driver_ceiling
+                   ? fmt::format("Install a PyTorch built for your driver: {}; or update the driver to one that "
+                                 "supports CUDA {}.",
+                                 replace_step(c), *t.cuda)
+                   : fmt::format("{}: install a PyTorch built for it: {}", no_update_reason(c), replace_step(c)));
   return one(fmt::format("PyTorch {} is built with CUDA {}, which needs NVIDIA driver {} or newer; {}.", t.version, *t.cuda,
                          need->str(), this_driver),
-             fmt::format("Update the driver to {} or newer, or install a PyTorch built for your driver: {}", need->str(),
-                         c.torch_choice.command));
+             c.driver_reachable(*need)
+                 ? fmt::format("Install a PyTorch built for your driver: {}; or update the driver to {} or newer.",
+                               replace_step(c), need->str())
+                 : fmt::format("{}: install a PyTorch built for it: {}", no_update_reason(c), replace_step(c)));
 }
 
 std::vector<Note> driver_older_than_torch_cuda(const Context& c) {
   if (!nvidia_and_torch(c) || !c.torch_driver || !c.driver) return {};
   const auto& f = *c.torch_driver;
-  if (f.below_family || f.driver_cuda_older || !f.ga_min || *c.driver >= *f.ga_min) return {};
+  // Nothing to do about it where the driver is not the user's to change (a hosted notebook).
+  if (f.below_family || f.driver_cuda_older || !f.ga_min || *c.driver >= *f.ga_min || !c.driver_reachable(*f.ga_min))
+    return {};
   return one(fmt::format("The driver {} is older than CUDA {}'s own minimum ({}); PyTorch runs through CUDA's minor-version "
                          "compatibility, without JIT for newer GPUs' PTX.",
                          c.driver->str(), *c.inv.torch->cuda, f.ga_min->str()),
@@ -141,8 +186,8 @@ std::vector<Note> torch_cuda_unavailable(const Context& c) {
   if (!t.cuda || t.cuda_available) return {};
   return one(fmt::format("PyTorch {} reports torch.cuda.is_available() == False{}.", t.version,
                          t.warnings.empty() ? "" : ": " + t.warnings.front()),
-             "Run `python3 -c \"import torch; torch.cuda.init()\"` to see the error; reinstall with: " +
-                 c.torch_choice.command);
+             fmt::format("Run `{} -c \"import torch; torch.cuda.init()\"` to see the error; reinstall with: {}",
+                         python_command(c.inv), replace_step(c)));
 }
 
 }  // namespace gpuscout::diagnose::checks

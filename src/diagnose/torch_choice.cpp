@@ -1,6 +1,7 @@
 #include "diagnose/torch_choice.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <utility>
 
 #include <fmt/format.h>
@@ -29,7 +30,91 @@ const catalog::TorchBuild* pick_for_driver(const std::vector<const catalog::Torc
   return nullptr;
 }
 
+bool has_wheels_for(const catalog::TorchBuild& b, const std::optional<Version>& python) {
+  if (!python) return true;
+  return (!b.python_min || *python >= *b.python_min) && (!b.python_max || *python <= *b.python_max);
+}
+
+/// The interpreter's "major.minor", when the probe got one.
+std::optional<Version> python_version(const Inventory& inv) {
+  if (!inv.python.version) return std::nullopt;
+  const auto v = Version::parse(*inv.python.version);
+  if (!v) return std::nullopt;
+  return Version::parse(v->major_minor());
+}
+
+/// A command-line word as a user pastes it: quoted when it holds anything but plain path characters.
+std::string shell_word(const std::string& word) {
+  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '/' || ch == '.' || ch == '_' || ch == '-' || ch == '+';
+  });
+  if (plain) return word;
+  std::string out = "'";
+  for (char ch : word) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
+/// A release with a CUDA build (or the CPU wheel) the driver runs, and the driver that build needs at full level.
+struct Pick {
+  std::string release;
+  const catalog::TorchBuild* build = nullptr;
+  std::optional<Version> needs;  ///< the GA minimum driver of its CUDA
+};
+
+/// The newest release whose builds run every GPU and this Python, choosing the build with `choose`.
+template <typename Choose>
+std::optional<Pick> newest_pick(const Inventory& inv, const std::vector<std::string>& ccs, Choose&& choose) {
+  const std::string platform = platform_key(inv);
+  const auto python = python_version(inv);
+  for (const auto& release : torch_releases()) {
+    const auto fits = fitting_builds(catalog::torch_builds(), release, platform, ccs, python);
+    if (const catalog::TorchBuild* chosen = fits.empty() ? nullptr : choose(fits))
+      return Pick{release, chosen, catalog::min_driver_for_cuda(*chosen->cuda)};
+  }
+  return std::nullopt;
+}
+
+/// The installed PyTorch runs this machine as it is: a ROCm or XPU build that sees its GPU; a CUDA build with
+/// code for every NVIDIA GPU, a driver that runs its CUDA and no "not compatible" warning; a CPU build where
+/// there is no GPU for it to use.
+bool installed_torch_fits(const Inventory& inv, const std::vector<std::string>& ccs) {
+  if (!inv.torch) return false;
+  const auto& t = *inv.torch;
+  if (torch_backend_device(inv)) return true;
+  const bool warned = std::any_of(t.warnings.begin(), t.warnings.end(),
+                                  [](const std::string& w) { return w.find("not compatible") != std::string::npos; });
+  if (ccs.empty()) return !t.cuda && !t.hip && !warned;
+  if (!t.cuda || !t.cuda_available || warned) return false;
+  return std::none_of(ccs.begin(), ccs.end(), [&](const std::string& cc) { return installed_torch_lacks_code(inv, cc); });
+}
+
 }  // namespace
+
+std::string python_command(const Inventory& inv) {
+  return shell_word(inv.python.executable.value_or("python3"));
+}
+
+std::string install_command(const Inventory& inv, const std::string& release, const std::optional<std::string>& cuda) {
+  std::string tag = cuda ? "cu" + *cuda : "cpu";
+  std::erase(tag, '.');
+  std::string packages = fmt::format("\"torch=={}.*\"", release);
+  if (const auto* companions = catalog::find_torch_companions(release)) {
+    packages += fmt::format(" \"torchvision=={}.*\"", companions->torchvision);
+    if (companions->torchaudio) packages += fmt::format(" \"torchaudio=={}.*\"", *companions->torchaudio);
+  }
+  return fmt::format("{} -m pip install {} --index-url https://download.pytorch.org/whl/{}", python_command(inv),
+                     packages, tag);
+}
+
+std::optional<Version> driver_ceiling(const Inventory& inv) {
+  std::optional<Version> ceiling;
+  for (const auto& cc : nvidia_capabilities(inv))
+    if (const auto* branch = catalog::last_driver_branch(cc))
+      if (!ceiling || branch->last_driver < *ceiling) ceiling = branch->last_driver;
+  return ceiling;
+}
+
+bool driver_can_be_updated(const Inventory& inv) { return !inv.platform.notebook.has_value(); }
 
 std::vector<std::string> torch_releases(const std::vector<catalog::TorchBuild>& builds) {
   std::vector<std::pair<Version, std::string>> ranked;
@@ -46,10 +131,12 @@ std::vector<std::string> torch_releases(const std::vector<catalog::TorchBuild>& 
 
 std::vector<const catalog::TorchBuild*> fitting_builds(const std::vector<catalog::TorchBuild>& builds,
                                                        const std::string& release, const std::string& platform,
-                                                       const std::vector<std::string>& ccs) {
+                                                       const std::vector<std::string>& ccs,
+                                                       const std::optional<Version>& python) {
   std::vector<std::pair<Version, const catalog::TorchBuild*>> ranked;
   for (const auto& b : builds) {
-    if (b.torch != release || b.platform != platform || !b.cuda || b.channel != "stable" || !build_runs_all(b, ccs))
+    if (b.torch != release || b.platform != platform || !b.cuda || b.channel != "stable" || !build_runs_all(b, ccs) ||
+        !has_wheels_for(b, python))
       continue;
     if (auto cuda = Version::parse(*b.cuda)) ranked.emplace_back(std::move(*cuda), &b);
   }
@@ -60,12 +147,6 @@ std::vector<const catalog::TorchBuild*> fitting_builds(const std::vector<catalog
 }
 
 std::vector<std::string> torch_releases() { return torch_releases(catalog::torch_builds()); }
-
-std::string pip_command(const std::string& torch, const std::optional<std::string>& cuda) {
-  std::string tag = cuda ? "cu" + *cuda : "cpu";
-  std::erase(tag, '.');
-  return fmt::format("pip install \"torch=={}.*\" --index-url https://download.pytorch.org/whl/{}", torch, tag);
-}
 
 ReleaseForGpu newest_release_for(std::string_view cc, const std::string& platform, const std::vector<std::string>& releases) {
   ReleaseForGpu out;
@@ -84,29 +165,52 @@ ReleaseForGpu newest_release_for(std::string_view cc, const std::string& platfor
 
 TorchChoice choose_torch(const Inventory& inv) {
   const std::vector<std::string> ccs = nvidia_capabilities(inv);
-  const auto releases = torch_releases();
   TorchChoice choice;
+  choice.installed_fits = installed_torch_fits(inv, ccs);
   if (ccs.empty()) {
-    choice.torch = releases.empty() ? "2" : releases.front();
-    choice.command = "pip install torch --index-url https://download.pytorch.org/whl/cpu";
+    const auto python = python_version(inv);
+    for (const auto& release : torch_releases()) {
+      const auto& builds = catalog::torch_builds();
+      const bool cpu_wheel = std::any_of(builds.begin(), builds.end(), [&](const catalog::TorchBuild& b) {
+        return b.torch == release && !b.cuda && b.platform == platform_key(inv) && has_wheels_for(b, python);
+      });
+      if (!cpu_wheel) continue;
+      choice.torch = release;
+      choice.command = install_command(inv, release, std::nullopt);
+      break;
+    }
     return choice;
   }
   const auto driver = driver_version(inv);
-  const std::string platform = platform_key(inv);
-  for (const auto& release : releases) {
-    const auto fits = fitting_builds(catalog::torch_builds(), release, platform, ccs);
-    if (fits.empty()) continue;
-    const catalog::TorchBuild* chosen = driver ? pick_for_driver(fits, *driver) : nullptr;
-    if (!chosen) {
-      chosen = fits.front();
-      if (const auto need = catalog::min_driver_for_cuda(*chosen->cuda)) choice.driver_needed = need->str();
+  const auto ceiling = driver_ceiling(inv);
+  const bool updatable = driver_can_be_updated(inv);
+  // What runs with the driver as it is (through minor-version compatibility if need be), and the newest build
+  // a driver this GPU can still get runs at full level.
+  const auto now = driver ? newest_pick(inv, ccs, [&](const auto& fits) { return pick_for_driver(fits, *driver); })
+                          : std::nullopt;
+  const auto best = newest_pick(inv, ccs, [&](const auto& fits) -> const catalog::TorchBuild* {
+    for (const auto* b : fits) {
+      const auto need = catalog::min_driver_for_cuda(*b->cuda);
+      if (!ceiling || (need && *need <= *ceiling)) return b;
     }
-    choice.torch = release;
-    choice.cuda = chosen->cuda;
-    choice.command = pip_command(release, chosen->cuda);
-    return choice;
+    return nullptr;
+  });
+  const auto use = [&](const Pick& pick) {
+    choice.torch = pick.release;
+    choice.cuda = pick.build->cuda;
+    choice.command = install_command(inv, pick.release, pick.build->cuda);
+  };
+  if (now) {
+    use(*now);
+    // The simpler step is the wheel for this driver; a newer release is worth a driver update only if one exists.
+    if (best && updatable && best->needs && Version::parse(best->release) > Version::parse(now->release))
+      choice.with_newer_driver = fmt::format("PyTorch {} (CUDA {}) needs driver {} or newer", best->release,
+                                             *best->build->cuda, best->needs->str());
+  } else if (best && updatable) {
+    use(*best);
+    if (best->needs) choice.driver_needed = best->needs->str();
   }
-  return choice;  // no release runs these GPUs: no command
+  return choice;  // no wheel runs these GPUs with a driver they can have: no command
 }
 
 }  // namespace gpuscout::diagnose

@@ -17,14 +17,30 @@ std::vector<std::string> torch_releases(const std::vector<catalog::TorchBuild>& 
 /// The same for data/torch_builds.csv.
 std::vector<std::string> torch_releases();
 
-/// Stable CUDA builds of `release` for `platform` that run every capability in `ccs`, newest CUDA first. A build
-/// whose CUDA cell is not a version ("cu126", "x") cannot be ranked or matched to a driver, so it is left out.
+/// Stable CUDA builds of `release` for `platform` that run every capability in `ccs` (and, when `python` is
+/// known, have wheels for it), newest CUDA first. A build whose CUDA cell is not a version ("cu126", "x") cannot
+/// be ranked or matched to a driver, so it is left out.
 std::vector<const catalog::TorchBuild*> fitting_builds(const std::vector<catalog::TorchBuild>& builds,
                                                        const std::string& release, const std::string& platform,
-                                                       const std::vector<std::string>& ccs);
+                                                       const std::vector<std::string>& ccs,
+                                                       const std::optional<Version>& python = std::nullopt);
 
-/// `pip install "torch==2.5.*" --index-url .../whl/cu121` (cpu without a CUDA version).
-std::string pip_command(const std::string& torch, const std::optional<std::string>& cuda);
+/// The install command of `release` (CUDA variant `cuda`, none for the CPU wheel) for the inventory's Python:
+/// `"/usr/bin/python3" -m pip install "torch==2.5.*" "torchvision==0.20.*" "torchaudio==2.5.*" --index-url
+/// https://download.pytorch.org/whl/cu121`, with a virtual environment made first when that interpreter is
+/// externally managed (PEP 668) and not already a venv.
+std::string install_command(const Inventory& inventory, const std::string& release,
+                            const std::optional<std::string>& cuda);
+
+/// The interpreter as the commands name it: its path when the probe found one, else python3.
+std::string python_command(const Inventory& inventory);
+
+/// The newest driver every NVIDIA GPU of the machine can have: the last release of the oldest ended branch
+/// among them (Kepler: 470.256.02); nullopt when every GPU's architecture is still supported.
+std::optional<Version> driver_ceiling(const Inventory& inventory);
+
+/// Whether the user can change the NVIDIA driver here: not on a hosted notebook (Colab, Kaggle).
+bool driver_can_be_updated(const Inventory& inventory);
 
 /// The newest release with a CUDA build for `platform` that runs compute capability `cc`.
 ReleaseForGpu newest_release_for(std::string_view cc, const std::string& platform, const std::vector<std::string>& releases);

@@ -133,6 +133,7 @@ struct Gpu {
   std::optional<int> memory_bus_width_bits;
   std::optional<uint64_t> l2_bytes;
   std::vector<GpuProcess> processes;
+  std::optional<std::string> gfx_target;  ///< AMD: the ISA ROCm builds for ("gfx1100"), from the KFD topology
   std::vector<std::string> sources;  ///< which probes saw it: "pci", "nvml", "cuda"
   std::vector<ProbeError> errors;
 };
@@ -217,6 +218,12 @@ struct PythonInfo {
   std::optional<ProbeError> error;     ///< python missing, import failed with an error other than "no module"
 };
 
+/// AMD's ROCm as the machine exposes it to PyTorch's ROCm builds (amdgpu's KFD device and the environment).
+struct RocmInfo {
+  bool kfd_present = false;                            ///< /dev/kfd's topology in sysfs (amdgpu's compute side)
+  std::optional<std::string> hsa_override_gfx_version; ///< HSA_OVERRIDE_GFX_VERSION, when set
+};
+
 struct Inventory {
   std::string schema = kInventorySchema;
   std::string gpuscout_version;
@@ -233,6 +240,7 @@ struct Inventory {
   NvidiaInfo nvidia;
   CudaInfo cuda;
   ToolkitInfo toolkit;
+  RocmInfo rocm;
   PythonInfo python;
   std::optional<TorchInfo> torch;
   double probe_ms = 0;  ///< wall time the probes took

@@ -36,6 +36,7 @@ void for_each_section(Inv& inv, Visit&& visit) {
   visit("nvidia", inv.nvidia);
   visit("cuda", inv.cuda);
   visit("toolkit", inv.toolkit);
+  visit("rocm", inv.rocm);
   visit("python", inv.python);
   visit("torch", inv.torch);
   visit("probe_ms", inv.probe_ms);

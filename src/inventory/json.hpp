@@ -56,13 +56,14 @@ GPUSCOUT_INVENTORY_JSON(Gpu, index, vendor, name, pci_bus_id, pci_vendor_id, pci
                         compute_capability, architecture, catalog_name, temperature_c, power_draw_mw, power_limit_mw,
                         utilization_gpu_pct, utilization_memory_pct, pcie_gen, pcie_width, pcie_gen_max,
                         pcie_width_max, sm_count, clock_sm_mhz, max_clock_sm_mhz, clock_memory_mhz,
-                        memory_bus_width_bits, l2_bytes, processes, sources, errors)
+                        memory_bus_width_bits, l2_bytes, processes, gfx_target, sources, errors)
 GPUSCOUT_INVENTORY_JSON(NvidiaInfo, library_found, library_path, driver_version, cuda_driver_version, nvml_version,
                         kernel_module_version, kernel_module_loaded, uvm_loaded, nouveau_loaded, timed_out, error)
 GPUSCOUT_INVENTORY_JSON(CudaDevice, index, name, compute_capability, sm_count, clock_mhz, memory_clock_mhz,
                         memory_bus_width_bits, l2_bytes, total_memory_bytes, pci_bus_id, uuid, integrated)
 GPUSCOUT_INVENTORY_JSON(CudaInfo, library_found, library_path, available, device_count, driver_version, timed_out,
                         error, devices)
+GPUSCOUT_INVENTORY_JSON(RocmInfo, kfd_present, hsa_override_gfx_version)
 GPUSCOUT_INVENTORY_JSON(ToolkitInfo, nvcc_path, nvcc_version, cudnn_version, cudnn_path, errors)
 GPUSCOUT_INVENTORY_JSON(TorchDevice, index, name, capability, total_memory_bytes, multi_processor_count)
 GPUSCOUT_INVENTORY_JSON(TorchInfo, version, cuda, hip, cuda_available, device_count, arch_list, cudnn_version,

@@ -109,6 +109,7 @@ Inventory collect(const Options& options) {
   inv.os = probe_os(inv.cpu.hypervisor);
   inv.platform = probe_platform(inv.os);
   inv.gpus = probe_pci_gpus(inv.pci_errors);
+  probe_amdgpu(inv.gpus, inv.rocm);
   if (options.toolkit) inv.toolkit = probe_toolkit();
   char host[256] = {0};
   if (os::sysroot().empty() && ::gethostname(host, sizeof host - 1) == 0) inv.hostname = std::string(host);

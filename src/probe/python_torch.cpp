@@ -112,9 +112,11 @@ std::optional<std::string> version_at(const json& t, const char* key, TorchInfo&
 }
 
 std::optional<std::string> cudnn_version(const json& t) {
-  // 8902 -> 8.9.2 (cuDNN 8), 90100 -> 9.1.0 (cuDNN 9 encodes major*10000 + minor*100 + patch).
+  // 8902 -> 8.9.2 (cuDNN 8), 90100 -> 9.1.0 (cuDNN 9 encodes major*10000 + minor*100 + patch). ROCm builds
+  // answer with MIOpen's version, major*1000000 + minor*1000 + patch (3002000 -> 3.2.0).
   const auto v = count_at(t, "cudnn");
   if (!v || *v <= 0) return std::nullopt;
+  if (text_at(t, "hip")) return fmt::format("{}.{}.{}", *v / 1000000, (*v / 1000) % 1000, *v % 1000);
   if (*v >= 10000) return fmt::format("{}.{}.{}", *v / 10000, (*v / 100) % 100, *v % 100);
   return fmt::format("{}.{}.{}", *v / 1000, (*v / 100) % 10, *v % 100);
 }

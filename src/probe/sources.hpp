@@ -68,6 +68,18 @@ std::vector<Gpu> probe_pci_gpus(std::vector<ProbeError>& errors);
 /// Canonical bus id "0000:01:00.0" from NVML's "00000000:01:00.0" or CUDA's "0000:01:00.0".
 std::string normalize_bus_id(std::string_view bus_id);
 
+// --- AMD (amdgpu.cpp): VRAM and the ROCm ISA from amdgpu's sysfs files ---
+struct KfdProperties {
+  std::optional<std::string> bus_id;      ///< "0000:03:00.0" from domain and location_id
+  std::optional<std::string> gfx_target;  ///< "gfx1100"; none for CPU nodes
+};
+/// One KFD topology node's `properties` file ("gfx_target_version 110000" lines).
+KfdProperties parse_kfd_properties(std::string_view text);
+/// gfx_target_version 110000 -> "gfx1100", 90010 -> "gfx90a"; nullopt for 0 and out-of-range values.
+std::optional<std::string> gfx_target_name(uint64_t version);
+/// Fills AMD GPUs' memory and gfx target, and the ROCm facts.
+void probe_amdgpu(std::vector<Gpu>& gpus, RocmInfo& rocm);
+
 // --- NVIDIA kernel module state (nvidia_module.cpp) ---
 void probe_nvidia_module(NvidiaInfo& info);
 

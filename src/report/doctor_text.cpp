@@ -142,7 +142,7 @@ void section_python(const Inventory& inv, std::string& out) {
       line("torch", fmt::format("{}, built with {}", t.version, t.cuda ? "CUDA " + *t.cuda : t.hip ? "ROCm " + *t.hip : "no CUDA (CPU build)"));
       line("cuda", fmt::format("is_available() = {}, device_count() = {}", t.cuda_available ? "True" : "False", t.device_count));
       if (!t.arch_list.empty()) line("arch list", fmt::format("{}", fmt::join(t.arch_list, " ")));
-      if (t.cudnn_version) line("cuDNN", *t.cudnn_version);
+      if (t.cudnn_version) line(t.hip ? "MIOpen" : "cuDNN", *t.cudnn_version);
     } else if (inv.python.error) {
       line("torch", inv.python.error->message);
     } else if (inv.python.version) {
@@ -178,8 +178,8 @@ std::string render_verdict_text(const diagnose::Verdict& v, const TextStyle& sty
   std::string out;
   const int color = v.status == "ready" ? 32 : v.status == "cpu-only" ? 33 : 31;
   const char* meaning = v.status == "ready" ? "a GPU is ready for PyTorch"
-                        : v.status == "cpu-only" ? "no GPU that CUDA PyTorch can use: PyTorch runs on the CPU"
-                                                 : "a GPU is there but something blocks it";
+                        : v.status == "cpu-only" ? "no GPU that PyTorch can use: PyTorch runs on the CPU"
+                                                 : "something to fix or install first";
   out += fmt::format("{} {}  ({}; use device \"{}\")\n", p.bold("Verdict:"), p.color(v.status, color), meaning, v.device);
   for (const auto& f : v.findings) {
     const int c = f.severity == "error" ? 31 : f.severity == "warning" ? 33 : 36;
@@ -187,6 +187,7 @@ std::string render_verdict_text(const diagnose::Verdict& v, const TextStyle& sty
     out += fmt::format("      fix: {}\n", f.fix);
   }
   if (v.pip_install) out += fmt::format("  PyTorch for this machine: {}\n", *v.pip_install);
+  else if (v.torch_fits) out += "  PyTorch for this machine: the installed one fits, nothing to install\n";
   return out;
 }
 

@@ -70,6 +70,7 @@ std::string verdict_section(const diagnose::Verdict& v) {
   out += fmt::format("<p class=\"status {}\">{}</p>\n", status_css, h(v.status));
   out += fmt::format("<p>A training script should use <code>{}</code>.</p>\n", h(v.device));
   if (v.pip_install) out += fmt::format("<p>PyTorch for this machine: <code>{}</code></p>\n", h(*v.pip_install));
+  else if (v.torch_fits) out += "<p>PyTorch for this machine: the installed one fits, nothing to install.</p>\n";
   if (v.findings.empty()) {
     out += "<p>No problem found.</p>\n";
   } else {

@@ -159,7 +159,7 @@ void add_torch_rows(const Inventory& inv, std::vector<Row>& rows) {
   }
   const TorchInfo& t = *inv.torch;
   rows.emplace_back("PyTorch built with", torch_built_with(t));
-  rows.emplace_back("cuDNN PyTorch uses", t.cudnn_version.value_or("n/a"));
+  rows.emplace_back(t.hip ? "MIOpen PyTorch uses" : "cuDNN PyTorch uses", t.cudnn_version.value_or("n/a"));
   rows.emplace_back("torch.cuda.is_available()", torch_available(t));
   rows.emplace_back("PyTorch arch list",
                     t.arch_list.empty() ? "n/a" : fmt::format("{}", fmt::join(t.arch_list, " ")));
@@ -245,6 +245,7 @@ std::string verdict_section(const diagnose::Verdict& v, const Say& say) {
   }
   out += "\n";
   if (v.pip_install) out += "PyTorch for this machine:\n\n" + code_block(say(*v.pip_install));
+  else if (v.torch_fits) out += "PyTorch for this machine: the installed one fits, nothing to install.\n";
   return out;
 }
 

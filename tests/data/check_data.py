@@ -22,6 +22,8 @@ HEADERS = {
     "platforms.csv": "kind,provider,offer,gpu,gpu_count,memory_bytes,usd_per_hour,free_hours_per_week,"
                      "session_hours,requirements,steps,region,url,source,date",
     "exchange_rates.csv": "currency,units_per_usd,symbol,source,date",
+    "torch_companions.csv": "torch,torchvision,torchaudio,source,date",
+    "driver_branches.csv": "arch,cc_min,cc_max,last_driver_branch,last_driver_version,max_cuda,source,date",
     "models.csv": "name,aliases,hf_id,model_type,hidden_size,intermediate_size,num_hidden_layers,"
                   "num_attention_heads,num_key_value_heads,head_dim,vocab_size,tie_word_embeddings,"
                   "max_position_embeddings,num_local_experts,num_experts_per_tok,extra,params,source,date",
@@ -57,6 +59,13 @@ ENUMS = {
     ("torch_builds.csv", "channel"): {"stable", "experimental"},
     ("torch_builds.csv", "platform"): {"linux-x86_64", "linux-aarch64", "windows-x86_64"},
 }
+# Cells the tool prints to users: curation remarks belong in `source`, never here.
+USER_FACING = {
+    "platforms.csv": ["offer", "gpu", "requirements", "steps", "region"],
+    "gpus.csv": ["name", "aliases", "software_support"],
+    "models.csv": ["name", "aliases"],
+}
+CURATION_REMARK = re.compile(r"curator|verify|collected cop|not sourced|\bweak\b", re.I)
 ISO_DATE = re.compile(r"^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$")
 YEAR_MONTH = re.compile(r"^\d{4}-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?$")
 CC = re.compile(r"^\d{1,2}\.\d$")
@@ -154,6 +163,10 @@ def main(argv):
             if not ISO_DATE.match(r["date"]):
                 problems.append(f"{where}: date '{r['date']}' is not an ISO date (YYYY-MM-DD)")
         ck.check(f"{name} rows have a source and an ISO date", problems)
+
+        problems = [f"{name} line {r['_line']} {col}: a curation remark in a cell users read: '{r[col][:60]}'"
+                    for col in USER_FACING.get(name, []) for r in rows if CURATION_REMARK.search(r[col])]
+        ck.check(f"{name} cells users read hold no curation remarks", problems)
 
         problems = []
         for col in NUMERIC.get(name, []):

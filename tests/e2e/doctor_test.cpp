@@ -76,7 +76,8 @@ INSTANTIATE_TEST_SUITE_P(
         DriverCase{"uvm-missing", "no-gpu-vm", "", "needs-action", {"cuda-init-failed"}},
         DriverCase{"cuda-too-old", "no-gpu-vm", "cu130-old-driver", "needs-action", {"driver-too-old-for-torch"}},
         DriverCase{"cuda-compat", "no-gpu-vm", "", "needs-action", {"driver-too-old"}},
-        DriverCase{"rtx4090", "no-gpu-vm", "import-error", "ready", {"torch-broken"}},
+        // A broken PyTorch is a step to take before training: not ready (issue 11).
+        DriverCase{"rtx4090", "no-gpu-vm", "import-error", "needs-action", {"torch-broken"}},
         DriverCase{"nvml-errors", "no-gpu-vm", "", "ready", {}},
         DriverCase{"rtx4090", "no-gpu-vm", "cu130-old-driver", "needs-action", {"torch-cuda-unavailable"}}),
     [](const auto& param_info) {
@@ -294,5 +295,6 @@ TEST(Doctor, NoPythonInterpreter) {
   auto env = merge({e2e::fake_driver_env("rtx4090"), e2e::sysroot_env("no-gpu-vm"), no_python()});
   const json doc = doctor(env);
   EXPECT_TRUE(codes(doc).count("python-missing")) << doc["verdict"].dump(2);
-  EXPECT_EQ(doc["verdict"]["status"], "ready");
+  EXPECT_EQ(doc["verdict"]["status"], "needs-action");  // no PyTorch to train with yet
+  EXPECT_EQ(doc["verdict"]["device"], "cuda:0");         // the GPU itself is fine
 }

@@ -61,7 +61,7 @@ TEST(DiagnoseDocs, FindingsTableIsTheRulesTable) {
     const Rule& r = table[i];
     EXPECT_EQ(doc[i].code, r.code) << "row " << i + 1;
     EXPECT_EQ(doc[i].severity, severity_name(r.severity)) << r.code;
-    EXPECT_EQ(doc[i].blocks, r.blocks ? "yes" : "no") << r.code;
+    EXPECT_EQ(doc[i].blocks, effect_name(r.effect)) << r.code;
     EXPECT_EQ(doc[i].when, r.description) << r.code;
   }
 }

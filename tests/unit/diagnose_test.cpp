@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "catalog/catalog.hpp"
 #include "core/version.hpp"
 #include "diagnose/diagnose.hpp"
 #include "diagnose_machines.hpp"
@@ -29,6 +30,79 @@ TEST(ChooseTorch, BlackwellNeedsCuda128OrNewer) {
 TEST(ChooseTorch, NoGpuMeansCpuWheel) {
   Inventory inv;
   EXPECT_NE(diagnose::choose_torch(inv).command.find("whl/cpu"), std::string::npos);
+}
+
+TEST(ChooseTorch, AnOlderReleaseRatherThanADriverTheUserLacks) {
+  // RTX 5090 on 570.86.16 (CUDA 12.8): a cu128 wheel runs now; CUDA 13 wheels would need 580+.
+  const auto c = diagnose::choose_torch(machine_with("12.0", "570.86.16"));
+  ASSERT_TRUE(c.cuda.has_value());
+  EXPECT_EQ(*c.cuda, "12.8");
+  EXPECT_FALSE(c.driver_needed.has_value());
+  ASSERT_TRUE(c.with_newer_driver.has_value());
+  EXPECT_NE(c.with_newer_driver->find("needs driver"), std::string::npos);
+}
+
+TEST(ChooseTorch, KeplerStaysWithinItsLastDriverBranch) {
+  // R470 is Kepler's last branch: no wheel may ask for more; CUDA 11.x wheels run on it (minor-version compat).
+  const auto c = diagnose::choose_torch(machine_with("3.7", "470.256.02"));
+  EXPECT_FALSE(c.driver_needed.has_value());
+  ASSERT_TRUE(c.cuda.has_value());
+  EXPECT_EQ(Version::parse(*c.cuda)->major(), 11);
+  auto no_driver = machine_with("3.7", "470.256.02");
+  no_driver.nvidia.driver_version.reset();
+  const auto d = diagnose::choose_torch(no_driver);
+  if (d.driver_needed) EXPECT_LE(*Version::parse(*d.driver_needed), *Version::parse("470.256.02"));
+}
+
+TEST(ChooseTorch, HostedNotebooksNeverNeedADriverUpdate) {
+  auto inv = machine_with("12.0", "520.61.05");  // under the CUDA 12 family floor: no wheel for sm_120 runs
+  inv.platform.notebook = "kaggle";
+  const auto c = diagnose::choose_torch(inv);
+  EXPECT_FALSE(c.driver_needed.has_value());
+  EXPECT_FALSE(c.with_newer_driver.has_value());
+  EXPECT_TRUE(c.command.empty());  // nothing runs: the rules say to switch GPUs instead
+}
+
+TEST(ChooseTorch, TheInterpretersPythonVersionHasWheels) {
+  auto inv = machine_with("8.9", "580.95.05");
+  inv.python.probed = true;
+  inv.python.version = "3.8.10";
+  inv.python.executable = "/opt/py 3.8/bin/python";
+  const auto c = diagnose::choose_torch(inv);
+  bool found = false;
+  for (const auto& b : catalog::torch_builds())
+    if (b.torch == c.torch && b.cuda == c.cuda && b.python_max && *b.python_max >= *Version::parse("3.8")) found = true;
+  EXPECT_TRUE(found) << c.torch << " has no wheel for Python 3.8";
+  // The interpreter is named (quoted: its path has a space) and the companions are pinned.
+  EXPECT_EQ(c.command.rfind("'/opt/py 3.8/bin/python' -m pip install \"torch==" + c.torch + ".*\"", 0), 0u) << c.command;
+  EXPECT_NE(c.command.find("torchvision=="), std::string::npos) << c.command;
+}
+
+TEST(ChooseTorch, AFittingInstalledBuildIsKept) {
+  auto inv = test_machines::with_torch(machine_with("8.9", "580.95.05"), "2.7.1+cu128", "12.8", true);
+  inv.torch->arch_list = {"sm_80", "sm_86", "sm_89", "sm_90"};
+  EXPECT_TRUE(diagnose::choose_torch(inv).installed_fits);
+  const auto v = diagnose::diagnose(inv);
+  EXPECT_EQ(v.status, "ready");
+  EXPECT_FALSE(v.pip_install.has_value());
+  inv.torch->cuda_available = false;  // the same build that cannot start here is no fit
+  EXPECT_FALSE(diagnose::choose_torch(inv).installed_fits);
+  inv.torch->cuda_available = true;
+  inv.torch->arch_list = {"sm_90"};  // no code this 8.9 GPU can run
+  EXPECT_FALSE(diagnose::choose_torch(inv).installed_fits);
+}
+
+TEST(Verdict, TorchMissingIsNotReady) {
+  auto inv = machine_with("8.9", "580.95.05");
+  inv.python.probed = true;
+  inv.python.version = "3.12.3";
+  inv.python.executable = "/usr/bin/python3";
+  const auto v = diagnose::diagnose(inv);
+  EXPECT_EQ(v.status, "needs-action");
+  EXPECT_EQ(v.device, "cuda:0");  // the GPU is fine: install torch and use it
+  ASSERT_TRUE(v.pip_install.has_value());
+  EXPECT_EQ(v.pip_install->rfind("/usr/bin/python3 -m pip install", 0), 0u) << *v.pip_install;
+  EXPECT_EQ(diagnose::strict_exit_code(v), 4);
 }
 
 TEST(Verdict, ReadyMachine) {

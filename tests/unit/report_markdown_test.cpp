@@ -156,7 +156,7 @@ TEST(Markdown, EveryVersionLine) {
   EXPECT_TRUE(contains(md, "| 0 | NVIDIA GeForce RTX 4090 | nvidia | 8.9 (Ada Lovelace) | 24.0 GiB | cuda:0 | nvidia | "
                            "0000:01:00.0 |"));
   EXPECT_TRUE(contains(md, "**Verdict: ready**"));
-  EXPECT_TRUE(contains(md, "```sh\npip install"));
+  EXPECT_TRUE(contains(md, "the installed one fits, nothing to install"));  // never a reinstall of what works
   expect_tables_intact(md);
   expect_no_raw_html(md);
 }
