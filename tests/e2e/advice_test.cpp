@@ -210,3 +210,14 @@ TEST(Platforms, NoCurationRemarksReachTheUser) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
   for (const char* remark : {"curator", "verify)", "collected cop"}) EXPECT_FALSE(has(run.out, remark)) << run.out;
 }
+
+TEST(Xpu, AWorkingXpuBuildIsReadyOnXpu) {
+  const json doc = doctor_json(merge({e2e::sysroot_env("no-gpu-vm"), e2e::fake_torch_env("xpu")}));
+  EXPECT_EQ(doc["torch"]["xpu_available"], true);
+  EXPECT_EQ(doc["verdict"]["status"], "ready") << doc["verdict"].dump(2);
+  EXPECT_EQ(doc["verdict"]["device"], "xpu:0");
+  EXPECT_TRUE(doc["verdict"]["pip_install"].is_null());
+  EXPECT_FALSE(finding(doc, "no-gpu")) << doc["verdict"].dump(2);
+  const auto device = e2e::run_gpuscout({"device"}, merge({e2e::sysroot_env("no-gpu-vm"), e2e::fake_torch_env("xpu")}));
+  EXPECT_EQ(device.out, "xpu:0\n");
+}

@@ -16,6 +16,9 @@ from . import version  # noqa: E402
 from . import cuda  # noqa: E402
 from . import backends  # noqa: E402
 
+if "xpu_available" in _CONFIG:  # only XPU builds have torch.xpu's devices; the probe checks hasattr first
+    from . import xpu  # noqa: E402,F401
+
 __version__ = version.__version__
 
 __all__ = ["__version__", "version", "cuda", "backends"]
