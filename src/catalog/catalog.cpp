@@ -231,6 +231,21 @@ const std::vector<DriverBranch>& driver_branches() {
   return rows;
 }
 
+const std::vector<std::string>& amd_apu_targets() {
+  static const std::vector<std::string> rows = load_rows<std::string>(
+      "amd_apus.csv", {"gfx_target", "products"}, [](csv::CellReader& c) {
+        std::string gfx = c.text("gfx_target", csv::Need::required);
+        if (!gfx.empty() && !gfx.starts_with("gfx")) c.fail("gfx_target", "is not a gfx target like gfx1036");
+        return gfx;
+      });
+  return rows;
+}
+
+bool is_amd_apu(std::string_view gfx_target) {
+  const auto& targets = amd_apu_targets();
+  return std::find(targets.begin(), targets.end(), gfx_target) != targets.end();
+}
+
 const TorchCompanions* find_torch_companions(std::string_view torch) {
   for (const auto& row : torch_companions())
     if (row.torch == torch) return &row;
@@ -252,6 +267,7 @@ std::vector<std::string> load_errors() {
   compute_capabilities();
   torch_companions();
   driver_branches();
+  amd_apu_targets();
   return errors();
 }
 

@@ -74,6 +74,9 @@ const std::vector<TorchBuild>& torch_builds();
 const std::vector<ComputeCapability>& compute_capabilities();
 const std::vector<TorchCompanions>& torch_companions();
 const std::vector<DriverBranch>& driver_branches();
+/// AMD's integrated GPUs (APUs) by the ISA ROCm names them with ("gfx1036"), from data/amd_apus.csv.
+const std::vector<std::string>& amd_apu_targets();
+bool is_amd_apu(std::string_view gfx_target);
 /// The companions of a torch release ("2.5"); nullptr when the table has none.
 const TorchCompanions* find_torch_companions(std::string_view torch);
 /// The ended branch that a compute capability's architecture stopped at; nullptr while it is still supported.

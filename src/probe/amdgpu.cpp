@@ -2,6 +2,7 @@
 // (gfx target) from the KFD topology that ROCm reads, and the environment override ROCm honours.
 #include <fmt/format.h>
 
+#include "catalog/catalog.hpp"
 #include "core/text.hpp"
 #include "os/system.hpp"
 #include "probe/sources.hpp"
@@ -85,6 +86,8 @@ void probe_amdgpu(std::vector<Gpu>& gpus, RocmInfo& rocm) {
     }
     for (const auto& [bus, gfx] : targets)
       if (bus == *g.pci_bus_id) g.gfx_target = gfx;
+    // An APU's graphics share the system's memory; its VRAM figure is only the firmware's carve-out.
+    if (g.gfx_target && catalog::is_amd_apu(*g.gfx_target)) g.integrated = true;
   }
 }
 

@@ -23,6 +23,7 @@ HEADERS = {
                      "session_hours,requirements,steps,region,url,source,date",
     "exchange_rates.csv": "currency,units_per_usd,symbol,source,date",
     "torch_companions.csv": "torch,torchvision,torchaudio,source,date",
+    "amd_apus.csv": "gfx_target,products,source,date",
     "driver_branches.csv": "arch,cc_min,cc_max,last_driver_branch,last_driver_version,max_cuda,source,date",
     "models.csv": "name,aliases,hf_id,model_type,hidden_size,intermediate_size,num_hidden_layers,"
                   "num_attention_heads,num_key_value_heads,head_dim,vocab_size,tie_word_embeddings,"

@@ -121,6 +121,11 @@ TEST(Rocm, AWorkingRocmBuildIsReady) {
   ASSERT_GE(doc["gpus"].size(), 1u);
   EXPECT_EQ(doc["gpus"][0]["memory_total_bytes"], 25753026560ULL);
   EXPECT_EQ(doc["gpus"][0]["gfx_target"], "gfx1100");
+  EXPECT_EQ(doc["gpus"][0]["integrated"], false);
+  // The Ryzen 7950X's own graphics (Raphael, gfx1036) are an APU's: integrated, its "VRAM" a carve-out.
+  ASSERT_EQ(doc["gpus"].size(), 2u);
+  EXPECT_EQ(doc["gpus"][1]["gfx_target"], "gfx1036");
+  EXPECT_EQ(doc["gpus"][1]["integrated"], true);
   const auto text = e2e::run_gpuscout({"doctor"}, merge({e2e::sysroot_env("desktop-amd"), e2e::fake_torch_env("rocm")}));
   EXPECT_TRUE(has(text.out, "MIOpen")) << text.out;
   EXPECT_FALSE(has(text.out, "cuDNN")) << text.out;
