@@ -145,3 +145,26 @@ TEST(PythonProbe, ParsesTheScriptOutput) {
   EXPECT_TRUE(py2.error.has_value());
   EXPECT_FALSE(t2.has_value());
 }
+
+TEST(Amdgpu, GfxTargetNamesFollowKfdsEncoding) {
+  EXPECT_EQ(probe::gfx_target_name(110000), "gfx1100");
+  EXPECT_EQ(probe::gfx_target_name(90010), "gfx90a");   // stepping 10 is the hex digit a
+  EXPECT_EQ(probe::gfx_target_name(100300), "gfx1030");
+  EXPECT_EQ(probe::gfx_target_name(90012), "gfx90c");
+  EXPECT_EQ(probe::gfx_target_name(0), std::nullopt);   // a CPU node
+  EXPECT_EQ(probe::gfx_target_name(91600), std::nullopt);  // minor 16 has no digit
+  EXPECT_EQ(probe::gfx_target_name(1000000), std::nullopt);
+}
+
+TEST(Amdgpu, KfdPropertiesGiveBusIdAndTarget) {
+  // A real node's properties (RX 7900 XTX at 0000:03:00.0; location_id = bus << 8 | device << 3 | function).
+  const auto p = probe::parse_kfd_properties(
+      "cpu_cores_count 0\nsimd_count 192\ngfx_target_version 110000\nvendor_id 4098\nlocation_id 768\ndomain 0\n");
+  EXPECT_EQ(p.bus_id, "0000:03:00.0");
+  EXPECT_EQ(p.gfx_target, "gfx1100");
+  const auto odd = probe::parse_kfd_properties("location_id 4867\ndomain 1\ngfx_target_version garbage\n");
+  EXPECT_EQ(odd.bus_id, "0001:13:00.3");
+  EXPECT_EQ(odd.gfx_target, std::nullopt);
+  EXPECT_EQ(probe::parse_kfd_properties("location_id 99999999\n").bus_id, std::nullopt);
+  EXPECT_EQ(probe::parse_kfd_properties("").bus_id, std::nullopt);
+}
