@@ -63,6 +63,8 @@ std::string no_update_reason(const Context& c) {
 /// Removes the installed torch with the same interpreter first, so no other build stays behind.
 std::string replace_step(const Context& c) {
   if (c.torch_choice.command.empty()) return install_step(c);
+  // Magics do not chain with &&: in a notebook these are two lines of a cell.
+  if (c.inv.platform.notebook) return fmt::format("run `%pip uninstall -y torch`, then {}", install_step(c));
   return fmt::format("{} -m pip uninstall -y torch && {}", python_command(c.inv), install_step(c));
 }
 

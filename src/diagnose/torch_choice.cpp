@@ -102,8 +102,9 @@ std::string install_command(const Inventory& inv, const std::string& release, co
     packages += fmt::format(" \"torchvision=={}.*\"", companions->torchvision);
     if (companions->torchaudio) packages += fmt::format(" \"torchaudio=={}.*\"", *companions->torchaudio);
   }
-  return fmt::format("{} -m pip install {} --index-url https://download.pytorch.org/whl/{}", python_command(inv),
-                     packages, tag);
+  // In a hosted notebook the user types into a cell: %pip installs into the kernel's own interpreter.
+  const std::string pip = inv.platform.notebook ? "%pip" : python_command(inv) + " -m pip";
+  return fmt::format("{} install {} --index-url https://download.pytorch.org/whl/{}", pip, packages, tag);
 }
 
 std::optional<Version> driver_ceiling(const Inventory& inv) {

@@ -27,8 +27,7 @@ std::vector<const catalog::TorchBuild*> fitting_builds(const std::vector<catalog
 
 /// The install command of `release` (CUDA variant `cuda`, none for the CPU wheel) for the inventory's Python:
 /// `"/usr/bin/python3" -m pip install "torch==2.5.*" "torchvision==0.20.*" "torchaudio==2.5.*" --index-url
-/// https://download.pytorch.org/whl/cu121`, with a virtual environment made first when that interpreter is
-/// externally managed (PEP 668) and not already a venv.
+/// https://download.pytorch.org/whl/cu121`; in a hosted notebook `%pip install ...`, typed into a cell.
 std::string install_command(const Inventory& inventory, const std::string& release,
                             const std::optional<std::string>& cuda);
 

@@ -90,6 +90,7 @@ TEST(HostedNotebook, KaggleP100NeverUpdatesTheDriver) {
   EXPECT_FALSE(has(advice, "pdate the NVIDIA driver")) << advice;
   EXPECT_TRUE(has(advice, "T4 x2")) << advice;
   EXPECT_TRUE(has(advice, "whl/cu126")) << advice;
+  EXPECT_TRUE(has(advice, "%pip install \"torch==")) << advice;  // typed into a notebook cell
   // Kaggle's /kaggle/working has a fixed 20 GB quota: not "low disk".
   EXPECT_FALSE(finding(doc, "low-disk")) << doc["verdict"].dump(2);
 }
