@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "catalog/precision.hpp"
 #include "core/csv.hpp"
 #include "core/data_files.hpp"
 #include "core/text.hpp"
@@ -268,7 +269,9 @@ std::vector<std::string> load_errors() {
   torch_companions();
   driver_branches();
   amd_apu_targets();
-  return errors();
+  auto all = errors();
+  if (auto e = precision_load_error(); !e.empty()) all.push_back(e);
+  return all;
 }
 
 std::string gpus_date() {

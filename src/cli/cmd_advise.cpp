@@ -12,6 +12,7 @@
 #include "core/user_file.hpp"
 #include "plan/catalogue.hpp"
 #include "plan/estimate.hpp"
+#include "plan/precision_choice.hpp"
 #include "report/advice_render.hpp"
 
 namespace gpuscout::cli {
@@ -65,24 +66,26 @@ void add_advise_command(CLI::App& app, GlobalOptions& global) {
     }
     req.tariff_usd_per_kwh = o->tariff;
     req.top = o->top;
+    std::optional<Inventory> inv;
+    if (!o->from.empty() || !o->no_probe) inv = obtain_inventory({o->from, /*python=*/false});
     if (!o->need_vram.empty()) {
-      auto b = units::parse_bytes(o->need_vram);
-      if (!b) throw UsageError("--need-vram: " + b.error().message);
-      req.need_bytes = *b;
-      req.need_basis = "--need-vram " + o->need_vram;
+      const auto size = parse_memory_size(o->need_vram, "--need-vram");
+      req.need_bytes = size.bytes;
+      req.need_basis = "--need-vram " + size.reading;
     } else if (!o->model.empty()) {
       const auto entry = usage(plan::find_model(o->model));
       plan::Workload w;
       w.mode = usage(plan::parse_mode(o->mode));
+      // The 16-bit format of the card on this machine (bf16 and fp16 need the same memory; the basis names it).
+      w.sixteen_bit = plan::choose_sixteen_bit(inv ? plan::gpu_capacities(*inv) : std::vector<plan::GpuCapacity>{});
       const auto est = usage(plan::estimate(entry.shape, w));
       req.need_bytes = est.per_gpu.total_bytes();
-      req.need_basis = fmt::format("{} {} on one GPU (fit estimator)", entry.name, plan::name(w.mode));
+      req.need_basis = fmt::format("{} {} in {} on one GPU (fit estimator)", entry.name, plan::name(w.mode),
+                                   est.format.name);
     }
     if (!o->prices.empty()) req.prices_usd = usage(advise::parse_prices(read_file(o->prices), o->prices, rates));
     auto offers = usage(advise::load_offers());
 
-    std::optional<Inventory> inv;
-    if (!o->from.empty() || !o->no_probe) inv = obtain_inventory({o->from, /*python=*/false});
     auto advice = advise::advise(req, catalog::gpus(), offers, inv ? &*inv : nullptr);
     advice.rates_date = rates.date;
     print(o->json ? report::advice_json(advice).dump(2) + "\n" : report::render_advice_text(advice, o->budget));

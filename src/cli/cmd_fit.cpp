@@ -22,6 +22,7 @@
 #include "plan/catalogue.hpp"
 #include "plan/estimate.hpp"
 #include "plan/hf_config.hpp"
+#include "plan/precision_choice.hpp"
 #include "report/fit_render.hpp"
 
 namespace gpuscout::cli {
@@ -38,7 +39,7 @@ struct FitOptions {
   std::string mode = "infer";
   std::string dtype;
   std::string context;
-  uint64_t batch = 1;
+  uint64_t batch = 0;  // 0: not given (the model's default, else 1)
   std::string optimizer = "adamw";
   std::string convention = "zero";
   bool grad_checkpointing = false;
@@ -62,6 +63,15 @@ uint64_t parse_context(const std::string& s) {
   throw UsageError(fmt::format("--context '{}' is not a positive number of tokens (like 4096 or 8k)", s));
 }
 
+/// The card `fit` plans for on a machine without one: the free tier of Google Colab and Kaggle (data/platforms.csv).
+constexpr const char* kFreeGpu = "Tesla T4";
+
+std::optional<catalog::Precision> precision_of(const catalog::GpuSpec& spec) {
+  return catalog::precision_for({.vendor = spec.vendor,
+                                 .compute_capability = spec.compute_capability ? *spec.compute_capability : "",
+                                 .architecture = spec.architecture});
+}
+
 std::vector<plan::GpuCapacity> gpus_from_catalogue(const std::string& name) {
   const auto m = catalog_gpu(name, "; or give its memory: --vram 24G");
   if (m.mig_profile) {
@@ -69,11 +79,12 @@ std::vector<plan::GpuCapacity> gpus_from_catalogue(const std::string& name) {
     if (!m.mig_memory_bytes)
       throw UsageError(fmt::format("--gpu '{}' is a MIG slice of {} whose size is not named (like 1g.10gb): give "
                                    "its memory with --vram", name, m.spec->name));
-    return {{fmt::format("{} MIG {}", m.spec->name, *m.mig_profile), *m.mig_memory_bytes, "catalogue"}};
+    return {{fmt::format("{} MIG {}", m.spec->name, *m.mig_profile), *m.mig_memory_bytes, "catalogue",
+             precision_of(*m.spec)}};
   }
   if (!m.spec->memory_bytes || *m.spec->memory_bytes == 0)
     throw UsageError(fmt::format("{} has no memory size in the GPU catalogue: give --vram 24G instead", m.spec->name));
-  return {{m.spec->name, *m.spec->memory_bytes, "catalogue"}};
+  return {{m.spec->name, *m.spec->memory_bytes, "catalogue", precision_of(*m.spec)}};
 }
 
 std::vector<plan::GpuCapacity> gpus_from_inventory(const Inventory& inv, const std::string& label) {
@@ -90,15 +101,23 @@ std::vector<plan::GpuCapacity> resolve_gpus(const FitOptions& o, std::vector<std
   std::vector<plan::GpuCapacity> gpus;
   if (!o.vram.empty()) {
     for (auto part : text::split(o.vram, ',')) {
-      const uint64_t bytes = usage(units::parse_bytes(part));
-      gpus.push_back({fmt::format("--vram {}", text::trim(part)), bytes, "--vram"});
+      const auto size = parse_memory_size(part, "--vram");
+      gpus.push_back({fmt::format("--vram {}", size.reading), size.bytes, "--vram", std::nullopt});
     }
   } else if (!o.gpu.empty()) {
     gpus = gpus_from_catalogue(o.gpu);
   } else {
-    gpus = gpus_from_inventory(obtain_inventory({o.from, /*python=*/false}), o.from);
-    if (gpus.empty() && o.from.empty())
+    const Inventory inventory = obtain_inventory({o.from, /*python=*/false});
+    gpus = gpus_from_inventory(inventory, o.from);
+    const bool no_gpu = std::ranges::none_of(inventory.gpus, [](const Gpu& g) { return !g.integrated; });
+    if (gpus.empty() && o.from.empty() && no_gpu) {
+      gpus = gpus_from_catalogue(kFreeGpu);
+      notes.push_back(fmt::format("no GPU on this machine: planning for the free {} ({}) of Google Colab and Kaggle; "
+                                  "--vram 24G, --gpu NAME or --from FILE plan for another card",
+                                  gpus.front().name, units::format_bytes(gpus.front().capacity_bytes)));
+    } else if (gpus.empty() && o.from.empty()) {
       notes.push_back("no GPU with known memory found on this machine: give --vram 24G, --gpu NAME or --from FILE");
+    }
   }
   if (o.gpus > 0) {  // 0: not given (the option's check refuses a given 0)
     if (gpus.size() == 1) {
@@ -112,8 +131,9 @@ std::vector<plan::GpuCapacity> resolve_gpus(const FitOptions& o, std::vector<std
   return gpus;
 }
 
-plan::Workload make_workload(const FitOptions& o) {
+plan::Workload make_workload(const FitOptions& o, const std::vector<plan::GpuCapacity>& gpus) {
   plan::Workload w;
+  w.sixteen_bit = plan::choose_sixteen_bit(gpus);
   w.mode = usage(plan::parse_mode(o.mode));
   w.dtype = o.dtype;
   if (!w.dtype.empty()) w.dtype = usage(plan::weight_format(w.dtype)).name;
@@ -139,7 +159,6 @@ void run_fit(const FitOptions& o, GlobalOptions& global) {
   }
   const int models = int(!o.model.empty()) + int(!o.config.empty()) + int(!o.params.empty());
   if (models > 1) throw UsageError("give only one of --model, --config and --params");
-  const plan::Workload workload = make_workload(o);
   std::vector<std::string> notes;
 
   plan::ModelShape shape;
@@ -157,6 +176,7 @@ void run_fit(const FitOptions& o, GlobalOptions& global) {
     shape = plan::generic_shape(n);
   }
   const auto gpus = resolve_gpus(o, notes);
+  const plan::Workload workload = make_workload(o, gpus);
 
   if (models == 0) {
     if (gpus.empty())
@@ -165,7 +185,8 @@ void run_fit(const FitOptions& o, GlobalOptions& global) {
     const auto smallest = *std::min_element(gpus.begin(), gpus.end(), [](const auto& a, const auto& b) {
       return a.capacity_bytes < b.capacity_bytes;
     });
-    const auto table = plan::max_params_table(smallest.capacity_bytes, workload);
+    auto table = plan::max_params_table(smallest.capacity_bytes, workload);
+    table.notes.insert(table.notes.end(), notes.begin(), notes.end());
     print(o.json ? report::max_params_json(table, {smallest}, workload).dump(2) + "\n"
                  : report::render_max_params_text(table, {smallest}, workload));
     return;
@@ -189,7 +210,8 @@ void add_fit_command(CLI::App& app, GlobalOptions& global) {
   sub->add_option("--model", opts->model, "A model from the built-in catalogue (--list-models)");
   sub->add_option("--config", opts->config, "A Hugging Face config.json, or a model folder (safetensors for exact bytes)");
   sub->add_option("--params", opts->params, "A generic Llama-style model of this size (7B, 770M)");
-  sub->add_option("--vram", opts->vram, "GPU memory, or a list for several cards (24G, 8G,32G)");
+  sub->add_option("--vram", opts->vram,
+                  "GPU memory with its unit, or a list for several cards (24G = 24 GiB, 24GB = 24 x 10^9 bytes; 8G,32G)");
   sub->add_option("--gpu", opts->gpu, "A GPU by name, as nvidia-smi prints it or from the catalogue (RTX 4090, A100 80GB)");
   sub->add_option("--from", opts->from, "An inventory saved by `gpuscout info --json` on another machine");
   sub->add_option("--gpus", opts->gpus, "Number of GPUs (with one --vram or --gpu)")->transform(whole_number(1, 4096));
@@ -197,8 +219,8 @@ void add_fit_command(CLI::App& app, GlobalOptions& global) {
   sub->add_option("--dtype", opts->dtype,
                   "Weights: fp32 fp16 bf16 fp8 int8 int4 nf4, or GGUF q8_0 q6_k q5_k_m q4_k_m q4_0 q3_k_m q2_k ...");
   sub->add_option("--context", opts->context, "Tokens per sequence (default 4096 inference, 2048 training; 8k = 8192)");
-  sub->add_option("--batch", opts->batch, "Sequences per GPU (micro-batch)")
-      ->capture_default_str()
+  sub->add_option("--batch", opts->batch,
+                  "Sequences (images) per GPU, the micro-batch (default 1; vision models: the batch a course uses)")
       ->transform(whole_number(1, 1ULL << 20));
   sub->add_option("--optimizer", opts->optimizer, "adamw, adamw8bit, sgd or adafactor")->capture_default_str();
   sub->add_option("--convention", opts->convention,

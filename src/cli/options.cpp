@@ -1,11 +1,14 @@
 #include "cli/options.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include <fmt/format.h>
 
+#include "core/error.hpp"
 #include "core/text.hpp"
+#include "core/units.hpp"
 
 namespace gpuscout::cli {
 namespace {
@@ -53,6 +56,26 @@ void refuse_empty_values(CLI::App& app) {
   for (CLI::Option* option : app.get_options())
     if (option->get_expected_max() > 0) option->check(not_empty);
   for (CLI::App* sub : app.get_subcommands({})) refuse_empty_values(*sub);
+}
+
+MemorySize parse_memory_size(std::string_view text, std::string_view option) {
+  const std::string_view typed = text::trim(text);
+  const size_t unit_at = std::min(typed.size(), typed.find_first_not_of("0123456789.+-eE "));
+  const std::string_view number = text::trim(typed.substr(0, unit_at));
+  const std::string unit = text::to_lower(text::trim(typed.substr(unit_at)));
+  if (unit.empty() && !number.empty())
+    throw UsageError(fmt::format("{} '{}' has no unit: write {}G for {} GiB (2^30 bytes each) or {}GB for {} x 10^9 "
+                                 "bytes",
+                                 option, typed, number, number, number, number));
+  auto bytes = units::parse_bytes(typed);
+  if (!bytes) throw UsageError(fmt::format("{} {}", option, bytes.error().message));
+  // "GB" and "MB" are powers of 1000, as vendors write them; G, GiB and the other binary forms are powers of 1024.
+  const bool decimal = unit.size() == 2 && unit.back() == 'b';
+  const char prefix = static_cast<char>(std::toupper(static_cast<unsigned char>(unit.front())));
+  const std::string unit_shown = unit == "b" ? "bytes" : decimal ? fmt::format("{}B", prefix) : fmt::format("{}iB", prefix);
+  MemorySize m{*bytes, fmt::format("{} {}", number, unit_shown)};
+  if (decimal) m.reading += " = " + units::format_bytes(*bytes);
+  return m;
 }
 
 }  // namespace gpuscout::cli

@@ -4,6 +4,8 @@
 /// typing: "nan" passes its Range (every comparison with NaN is false), "-1" becomes 18446744073709551615 for an
 /// unsigned option, "010" is read as octal 8, and an empty value is taken as "not given".
 #include <cstdint>
+#include <string>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 
@@ -18,5 +20,14 @@ CLI::Validator finite_number(double min, double max, bool min_excluded = false);
 /// Refuses an empty value ("--vram: empty value") for every option of `app` and of all its subcommands that takes
 /// a value. Called once on the whole command table, so an option added later is covered without a line of its own.
 void refuse_empty_values(CLI::App& app);
+
+/// A card's memory as typed for --vram or --need-vram: a number and a unit, G/GiB = 2^30 bytes and GB = 10^9 (also
+/// M, T and their MiB/MB, TiB/TB forms; core/units.hpp). A bare number is refused: "16" could be 16 bytes or
+/// 16 GB, so the UsageError (exit 2) names `option` and suggests "16G".
+struct MemorySize {
+  uint64_t bytes = 0;
+  std::string reading;  ///< what was read, in words: "16 GB = 14.9 GiB" (decimal) or "16 GiB"
+};
+MemorySize parse_memory_size(std::string_view text, std::string_view option);
 
 }  // namespace gpuscout::cli

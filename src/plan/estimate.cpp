@@ -123,18 +123,37 @@ double infer_activation_per_token(const ModelShape& s, double a) {
   return a * (2 * h + hq + 2 * hkv + (s.mlp == Mlp::gated ? 3 * i : 2 * i));
 }
 
-Result<WeightFormat> resolve_format(const ModelShape& shape, Workload& w, std::vector<std::string>& notes) {
-  if (w.dtype.empty()) {
-    if (w.mode == Mode::qlora) w.dtype = "nf4";
-    else if (shape.quantization && w.mode == Mode::infer) {
-      w.dtype = shape.quantization->format;
-      notes.push_back(fmt::format("weights as the checkpoint declares: {} ({})", w.dtype, shape.quantization->method));
-    } else if (shape.quantization) {
-      w.dtype = w.mode == Mode::lora ? "nf4" : shape.quantization->format;
-    } else {
-      w.dtype = "bf16";
-    }
+/// The format when --dtype is not given: the checkpoint's quantisation, nf4 for QLoRA, else the 16-bit format
+/// the caller chose for the card (Workload::sixteen_bit); says who chose it and why.
+void default_format(const ModelShape& shape, Workload& w, Estimate& e) {
+  const bool training = w.mode != Mode::infer;
+  const std::string& half = w.sixteen_bit.dtype;
+  const std::string& why = w.sixteen_bit.reason;
+  if (w.mode == Mode::qlora) {
+    w.dtype = "nf4";
+    e.dtype_chosen_by = "qlora";
+    e.dtype_reason = fmt::format("QLoRA: nf4 base weights, computed in {}{}", half, why.empty() ? "" : "; " + why);
+  } else if (shape.quantization && w.mode == Mode::infer) {
+    w.dtype = shape.quantization->format;
+    e.dtype_chosen_by = "checkpoint";
+    e.dtype_reason = fmt::format("weights as the checkpoint declares: {} ({})", w.dtype, shape.quantization->method);
+  } else if (shape.quantization) {
+    w.dtype = w.mode == Mode::lora ? "nf4" : shape.quantization->format;
+    e.dtype_chosen_by = "checkpoint";
+    e.dtype_reason = fmt::format("base weights as the checkpoint declares: {}", w.dtype);
+  } else {
+    w.dtype = half;
+    e.dtype_chosen_by = w.sixteen_bit.from_card ? "gpu" : "default";
+    e.dtype_reason = why.empty() ? "bf16 by default (no card was named)" : why;
+    if (half == "fp16" && training)
+      e.dtype_reason += "; fp16 training is mixed precision with loss scaling (torch.amp.GradScaler)";
   }
+  e.notes.push_back("precision: " + e.dtype_reason);
+}
+
+Result<WeightFormat> resolve_format(const ModelShape& shape, Workload& w, Estimate& e) {
+  if (w.dtype.empty()) default_format(shape, w, e);
+  else e.dtype_chosen_by = "--dtype";
   auto f = weight_format(w.dtype);
   if (!f) return f;
   w.dtype = f->name;
@@ -151,9 +170,13 @@ Result<WeightFormat> resolve_format(const ModelShape& shape, Workload& w, std::v
 }
 
 /// Checks the workload's numbers and fills the defaults that depend on the GPU count.
-Result<Workload> checked_workload(const Workload& input, std::vector<std::string>& notes) {
+Result<Workload> checked_workload(const ModelShape& shape, const Workload& input, std::vector<std::string>& notes) {
   Workload w = input;
-  if (w.batch == 0) return fail("the batch size must be at least 1");
+  if (w.batch == 0) {
+    w.batch = shape.default_batch > 0 ? shape.default_batch : 1;
+    if (shape.default_batch > 0)
+      notes.push_back(fmt::format("batch {}: what a course trains {} with (--batch to change)", w.batch, shape.name));
+  }
   if (w.num_gpus == 0 || w.num_gpus > 4096) return fail(fmt::format("{} GPUs: use 1 to 4096", w.num_gpus));
   if (w.mode == Mode::lora || w.mode == Mode::qlora) {
     if (w.lora_rank == 0 || w.lora_rank > 65536) return fail("the LoRA rank must be between 1 and 65536");
@@ -270,6 +293,9 @@ void add_activations(const ModelShape& shape, const Workload& w, Estimate& e, Te
   if (shape.arch == Arch::fixed) {
     t.act_layers = double(shape.activation_bytes_per_sample) * double(w.batch) * (fp32 ? 2.0 : 1.0);
     if (!training) t.act_layers /= 8;  // no backward: only a few feature maps live at once
+    if (shape.image_size > 0)
+      e.notes.push_back(fmt::format("activations of {} images of {}x{} pixels", w.batch, shape.image_size,
+                                    shape.image_size));
   } else if (training) {
     const double per_layer = train_activation_per_token_layer(shape, a) * tokens;
     const double layers = double(shape.num_layers);
@@ -356,6 +382,7 @@ Breakdown per_gpu_breakdown(const Terms& t, const Workload& w) {
   b.adapters_bytes = to_bytes(t.adapters);
   b.cuda_context_bytes = w.cuda_context_bytes;
   b.allocator_slack_bytes = to_bytes(w.allocator_slack * double(b.activations_bytes + b.gradients_bytes));
+  b.kept_free_bytes = w.kept_free_bytes;
   return b;
 }
 
@@ -373,10 +400,10 @@ void add_model_notes(const ModelShape& shape, const Workload& w, Estimate& e) {
 
 Result<Estimate> estimate(const ModelShape& shape, const Workload& input) {
   Estimate e;
-  auto checked = checked_workload(input, e.notes);
+  auto checked = checked_workload(shape, input, e.notes);
   if (!checked) return std::unexpected(checked.error());
   Workload& w = *checked;
-  auto format = resolve_format(shape, w, e.notes);
+  auto format = resolve_format(shape, w, e);
   if (!format) return std::unexpected(format.error());
   e.format = *format;
   e.model = shape.name;
@@ -482,11 +509,12 @@ std::vector<Option> training_options(const ModelShape& shape, const Workload& us
     with("8-bit AdamW states (bitsandbytes)", "--optimizer adamw8bit",
          [](Workload& x) { x.optimizer = Optimizer::adamw8bit; });
   if (used.mode == Mode::train)
-    with("LoRA on a frozen bf16 base, with checkpointing", "--mode lora --grad-checkpointing", [](Workload& x) {
-      x.mode = Mode::lora;
-      x.dtype = "bf16";
-      x.grad_checkpointing = true;
-    });
+    with(fmt::format("LoRA on a frozen {} base, with checkpointing", used.sixteen_bit.dtype),
+         "--mode lora --grad-checkpointing", [](Workload& x) {
+           x.mode = Mode::lora;
+           x.dtype = x.sixteen_bit.dtype;
+           x.grad_checkpointing = true;
+         });
   if (used.mode != Mode::qlora) {
     with("QLoRA: adapters on a 4-bit NF4 base, with checkpointing", "--mode qlora --grad-checkpointing",
          [](Workload& x) {
@@ -538,6 +566,8 @@ std::vector<Option> inference_options(const ModelShape& shape, const Workload& u
 Result<FitPlan> plan_fit(const ModelShape& shape, const Workload& input, const std::vector<GpuCapacity>& gpus) {
   Workload w = input;
   if (gpus.size() > 1) w.num_gpus = gpus.size();
+  if (!gpus.empty() && w.kept_free_bytes == 0)  // the smallest card limits the job: its reserve is the one counted
+    w.kept_free_bytes = kept_free_bytes(std::ranges::min(gpus, {}, &GpuCapacity::capacity_bytes).capacity_bytes);
   auto est = estimate(shape, w);
   if (!est) return std::unexpected(est.error());
   FitPlan plan;
@@ -579,46 +609,86 @@ uint64_t largest_model_that_fits(uint64_t capacity_bytes, const Workload& worklo
   return static_cast<uint64_t>(lo);
 }
 
+namespace {
+
+/// The single-GPU workload of one table row, at the row's default context.
+Workload table_workload(const Workload& base, Mode mode, uint64_t kept_free) {
+  Workload w = base;
+  w.mode = mode;
+  w.batch = std::max<uint64_t>(base.batch, 1);  // the generic shape has no default batch of its own
+  w.strategy = Strategy::single;
+  w.num_gpus = 1;
+  w.kept_free_bytes = kept_free;
+  w.context_tokens = effective_context(w, 0);
+  return w;
+}
+
+}  // namespace
+
 MaxParamsTable max_params_table(uint64_t capacity_bytes, const Workload& base) {
   MaxParamsTable t;
   t.capacity_bytes = capacity_bytes;
-  t.batch = base.batch;
-  Workload infer = base;
-  infer.mode = Mode::infer;
-  infer.strategy = Strategy::single;
-  infer.num_gpus = 1;
-  infer.context_tokens = effective_context(infer, 0);
+  t.batch = std::max<uint64_t>(base.batch, 1);
+  t.kept_free_bytes = kept_free_bytes(capacity_bytes);
+  t.sixteen_bit = base.sixteen_bit.dtype;
+  Workload infer = table_workload(base, Mode::infer, t.kept_free_bytes);
   t.infer_context = infer.context_tokens;
-  Workload train = base;
-  train.mode = Mode::train;
-  train.strategy = Strategy::single;
-  train.num_gpus = 1;
-  train.context_tokens = effective_context(train, 0);
+  Workload train = table_workload(base, Mode::train, t.kept_free_bytes);
   t.train_context = train.context_tokens;
+  const std::string half = t.sixteen_bit;
+  const std::string kept = fmt::format("{} left free", units::format_bytes(t.kept_free_bytes));
 
-  infer.dtype = "fp16";
+  infer.dtype = half;
   t.infer_fp16 = largest_model_that_fits(capacity_bytes, infer);
   infer.dtype = "int8";
   t.infer_int8 = largest_model_that_fits(capacity_bytes, infer);
   infer.dtype = "int4";
   t.infer_int4 = largest_model_that_fits(capacity_bytes, infer);
-  train.dtype = "bf16";
+  const std::string infer_recipe = fmt::format("{}-token context, batch {}, KV cache 16-bit, {}", t.infer_context,
+                                               t.batch, kept);
+  t.recipes.push_back(fmt::format("{} weights, {}", half, infer_recipe));
+  t.recipes.push_back("LLM.int8 weights (bitsandbytes), " + infer_recipe);
+  t.recipes.push_back("4-bit GPTQ/AWQ weights, group 128, " + infer_recipe);
+
+  train.dtype = half;
   t.train = largest_model_that_fits(capacity_bytes, train);
-  Workload lora = train;
-  lora.mode = Mode::lora;
+  t.recipes.push_back(fmt::format("{} mixed precision{}, {} ({} bytes/param), {} tokens, batch {}{}, {}", half,
+                                  half == "fp16" ? " with loss scaling" : "", name(base.optimizer),
+                                  name(base.convention), t.train_context, t.batch,
+                                  base.grad_checkpointing ? ", gradient checkpointing" : "", kept));
+  // LoRA and QLoRA as the standard recipes run them: PEFT's prepare_model_for_kbit_training turns gradient
+  // checkpointing on, and the QLoRA paper's 33B-on-24GB result depends on it.
+  Workload lora = table_workload(base, Mode::lora, t.kept_free_bytes);
+  lora.dtype = half;
+  lora.grad_checkpointing = true;
   t.lora = largest_model_that_fits(capacity_bytes, lora);
+  const std::string adapters = fmt::format("r={} on {}", lora.lora_rank, text::join(lora.lora_targets, ","));
+  t.recipes.push_back(fmt::format("{} adapters in fp32, frozen {} base, AdamW, gradient checkpointing, {} tokens, "
+                                  "batch {}, {}",
+                                  adapters, half, lora.context_tokens, t.batch, kept));
   lora.mode = Mode::qlora;
   lora.dtype = "nf4";
   t.qlora = largest_model_that_fits(capacity_bytes, lora);
+  t.recipes.push_back(fmt::format("{} adapters in fp32, frozen nf4 base (double quantisation, {} compute), AdamW, "
+                                  "gradient checkpointing (as PEFT sets it up), {} tokens, batch {}, {}",
+                                  adapters, half, lora.context_tokens, t.batch, kept));
   t.naive_fp16 = capacity_bytes / 2;
+  if (!base.sixteen_bit.reason.empty()) t.notes.push_back("precision: " + base.sixteen_bit.reason);
+  t.notes.push_back(fmt::format("every row leaves {} of the card free ({:.0f}%: the display, the driver's and the "
+                                "allocator's reserve)",
+                                units::format_bytes(t.kept_free_bytes), kKeptFreeShare * 100));
   return t;
 }
 
 std::vector<GpuCapacity> gpu_capacities(const Inventory& inventory) {
   std::vector<GpuCapacity> out;
   for (const auto& g : inventory.gpus) {
-    if (g.memory_free_bytes && *g.memory_free_bytes > 0) out.push_back({g.name, *g.memory_free_bytes, "free"});
-    else if (g.memory_total_bytes && *g.memory_total_bytes > 0) out.push_back({g.name, *g.memory_total_bytes, "total"});
+    const std::string cc = g.compute_capability.value_or(""), arch = g.architecture.value_or("");
+    const auto precision = catalog::precision_for({.vendor = g.vendor, .compute_capability = cc, .architecture = arch});
+    if (g.memory_free_bytes && *g.memory_free_bytes > 0)
+      out.push_back({g.name, *g.memory_free_bytes, "free", precision});
+    else if (g.memory_total_bytes && *g.memory_total_bytes > 0)
+      out.push_back({g.name, *g.memory_total_bytes, "total", precision});
   }
   return out;
 }

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "catalog/precision.hpp"
 #include "core/error.hpp"
 #include "inventory/inventory.hpp"
 #include "plan/model_shape.hpp"
@@ -37,10 +38,12 @@ struct Breakdown {
   uint64_t adapters_bytes = 0;
   uint64_t cuda_context_bytes = 0;
   uint64_t allocator_slack_bytes = 0;
+  /// Memory of the card left free: the display, the driver's and the allocator's reserve (Workload::kept_free_bytes).
+  uint64_t kept_free_bytes = 0;
   uint64_t overhead_bytes() const { return cuda_context_bytes + allocator_slack_bytes; }
   uint64_t total_bytes() const {
     return weights_bytes + kv_cache_bytes + activations_bytes + gradients_bytes + optimizer_bytes + adapters_bytes +
-           overhead_bytes();
+           overhead_bytes() + kept_free_bytes;
   }
 };
 
@@ -49,7 +52,11 @@ struct Estimate {
   ParamCounts params;
   uint64_t trainable_params = 0;  ///< 0 for inference; LoRA: adapter parameters
   WeightFormat format;
-  Workload workload;            ///< as run: defaults resolved (context, dtype, strategy)
+  /// Who chose the format: "--dtype", "checkpoint" (its quantisation_config), "qlora" (nf4), "gpu" (the 16-bit
+  /// format the card runs, Workload::sixteen_bit), "default" (bf16, no card asked).
+  std::string dtype_chosen_by;
+  std::string dtype_reason;     ///< a sentence for the user; "" for --dtype
+  Workload workload;            ///< as run: defaults resolved (context, dtype, batch, strategy)
   uint64_t tokens = 0;          ///< per GPU: context (or patches) x batch
   bool weights_exact = false;   ///< weights from the checkpoint's safetensors headers
   uint64_t gathered_weights_bytes = 0;  ///< ZeRO-3/FSDP: all-gathered layers, included in weights_bytes
@@ -69,6 +76,7 @@ struct GpuCapacity {
   std::string name;              ///< "NVIDIA GeForce RTX 4090", "--vram 24G"
   uint64_t capacity_bytes = 0;   ///< what we may use: free memory when known, else total
   std::string basis;             ///< "free", "total", "--vram", "catalogue"
+  std::optional<catalog::Precision> precision{};  ///< the formats it runs; nullopt when the card is not known
 };
 
 /// The GPUs of a machine with a known memory size: free memory when the driver reported it, else the total.
@@ -121,11 +129,17 @@ struct MaxParamsTable {
   uint64_t infer_int8 = 0;
   uint64_t infer_int4 = 0;
   uint64_t train = 0;   ///< full training, 16-bit mixed AdamW under workload.convention
-  uint64_t lora = 0;    ///< bf16 base
-  uint64_t qlora = 0;   ///< nf4 base
+  uint64_t lora = 0;    ///< 16-bit base, gradient checkpointing
+  uint64_t qlora = 0;   ///< nf4 base, gradient checkpointing (as PEFT's prepare_model_for_kbit_training)
   uint64_t naive_fp16 = 0;  ///< capacity / 2 bytes: the rule of thumb, for contrast
+  uint64_t kept_free_bytes = 0;  ///< left free on the card in every row (kept_free_bytes(capacity))
+  std::string sixteen_bit = "bf16";  ///< the 16-bit format of the inference, training and LoRA rows
+  /// How each row is run, in the order infer_fp16, infer_int8, infer_int4, train, lora, qlora.
+  std::vector<std::string> recipes;
+  std::vector<std::string> notes;  ///< the 16-bit choice; the caller adds its own (which card, and why)
 };
-/// The learner's table: `base` supplies context, batch, optimizer, convention and checkpointing.
+/// The learner's table: `base` supplies context, batch, optimizer, convention, checkpointing for full training and
+/// the 16-bit format (sixteen_bit); LoRA and QLoRA always use gradient checkpointing, as the standard recipes do.
 MaxParamsTable max_params_table(uint64_t capacity_bytes, const Workload& base);
 
 }  // namespace gpuscout::plan

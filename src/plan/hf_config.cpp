@@ -219,12 +219,14 @@ Result<ConfigRead> read_fixed_shape(Fields& f, ConfigRead out, std::string_view 
   s.arch = Arch::fixed;
   const auto params = f.positive({"gpuscout_params"}, true);
   const auto act = f.positive({"gpuscout_activation_bytes_per_sample"}, true);
+  const auto image = f.positive({"gpuscout_image_size"}, false);
   if (!f.bad().empty() || !f.missing().empty())
-    return fail(fmt::format("{}: model_type 'resnet' is sized only from the built-in catalogue (use --model "
-                            "resnet-50, or --params)",
-                            source));
+    return fail(fmt::format("{}: model_type '{}' is sized only from the built-in catalogue (use --model "
+                            "resnet-50, --model unet, or --params)",
+                            source, s.model_type));
   s.fixed_params = *params;
   s.activation_bytes_per_sample = *act;
+  s.image_size = image.value_or(0);
   return out;
 }
 
@@ -334,7 +336,11 @@ Result<ConfigRead> read_config(const json& config, std::string_view source) {
   s.source = std::string(source);
   s.model_type = f.string("model_type").value_or("");
   s.name = f.string("_name_or_path").value_or("");
-  if (s.model_type == "resnet") return read_fixed_shape(f, std::move(out), source);
+  // The batch a course trains this model with (catalogue rows of vision models); --batch overrides it.
+  const auto default_batch = f.positive({"gpuscout_default_batch"}, false);
+  if (default_batch && *default_batch > 4096) return fail(fmt::format("{}: gpuscout_default_batch is too large", source));
+  s.default_batch = default_batch.value_or(0);
+  if (s.model_type == "resnet" || s.model_type == "unet") return read_fixed_shape(f, std::move(out), source);
 
   const bool known = apply_family(s, s.model_type, f);
   if (!known) {

@@ -63,7 +63,10 @@ struct ModelShape {
   uint64_t num_channels = 0;
   uint64_t num_labels = 0;
 
-  // Fixed shapes (arch == fixed) and exact figures read from checkpoint files.
+  uint64_t default_batch = 0;  ///< the batch a course uses for this model (vision models); 0 = none (1)
+
+  // Fixed shapes (arch == fixed; image_size is the size their activation figure is for) and exact figures read
+  // from checkpoint files.
   uint64_t fixed_params = 0;
   uint64_t activation_bytes_per_sample = 0;  ///< arch == fixed: stored activations per sample, 16-bit AMP
   std::optional<uint64_t> params_override;   ///< --params: the count the user asked for

@@ -136,6 +136,10 @@ std::vector<std::string> weight_format_names() {
   return names;
 }
 
+uint64_t kept_free_bytes(uint64_t capacity_bytes) {
+  return static_cast<uint64_t>(double(capacity_bytes) * kKeptFreeShare);
+}
+
 uint64_t effective_context(const Workload& w, uint64_t model_max) {
   if (w.context_tokens > 0) return w.context_tokens;
   const uint64_t fallback = w.mode == Mode::infer ? 4096 : 2048;

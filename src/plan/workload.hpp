@@ -44,11 +44,20 @@ struct WeightFormat {
 Result<WeightFormat> weight_format(std::string_view name);
 std::vector<std::string> weight_format_names();
 
+/// The 16-bit format a plan uses when --dtype is not given, and why (plan/precision_choice.hpp decides it from
+/// the GPU: bf16 only where the card runs it, else fp16).
+struct SixteenBit {
+  std::string dtype = "bf16";
+  std::string reason;            ///< "" = no GPU was asked (library callers); else a sentence for the user
+  bool from_card = false;        ///< decided by a card's known formats (not assumed)
+};
+
 struct Workload {
   Mode mode = Mode::infer;
-  std::string dtype;             ///< "" = the checkpoint's quantisation if any, nf4 for qlora, else bf16
+  std::string dtype;             ///< "" = the checkpoint's quantisation if any, nf4 for qlora, else sixteen_bit
+  SixteenBit sixteen_bit;        ///< the default 16-bit format, chosen by the caller from the GPU
   uint64_t context_tokens = 0;   ///< 0 = default: 4096 for inference, 2048 for training (capped at the model's)
-  uint64_t batch = 1;            ///< sequences per GPU (the micro-batch)
+  uint64_t batch = 1;            ///< sequences (images) per GPU, the micro-batch; 0 = the model's default (else 1)
   Optimizer optimizer = Optimizer::adamw;
   Convention convention = Convention::zero;
   bool grad_checkpointing = false;
@@ -59,7 +68,15 @@ struct Workload {
   std::string kv_dtype;          ///< "" = 16-bit (fp32 with fp32 weights); fp8/int8 for a quantised cache
   uint64_t cuda_context_bytes = 512 * units::MiB;  ///< per GPU: CUDA context, cuBLAS/cuDNN workspaces
   double allocator_slack = 0.05; ///< caching-allocator fragmentation, as a share of activations and gradients
+  /// Per GPU: memory of the card the process cannot use (display, driver and allocator reserve), set from the
+  /// card by plan_fit and max_params_table (kept_free_bytes); 0 when no card is known.
+  uint64_t kept_free_bytes = 0;
 };
+
+/// Share of a card's memory a plan leaves free (docs/fit.md: vLLM's default gpu_memory_utilization of 0.9).
+constexpr double kKeptFreeShare = 0.10;
+/// What a plan leaves free on a card of `capacity_bytes`.
+uint64_t kept_free_bytes(uint64_t capacity_bytes);
 
 /// The context a workload runs at for a model whose maximum is `model_max` (0 if unknown).
 uint64_t effective_context(const Workload& w, uint64_t model_max);

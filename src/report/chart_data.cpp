@@ -407,6 +407,7 @@ ChartSpec memory_plan_chart(const GpuMemoryPlan& plan, int index) {
       {"gradients", "#D55E00", [](const plan::Breakdown& b) { return b.gradients_bytes; }},
       {"optimizer states", "#CC79A7", [](const plan::Breakdown& b) { return b.optimizer_bytes; }},
       {"overhead (CUDA context, allocator)", "#999999", [](const plan::Breakdown& b) { return b.overhead_bytes(); }},
+      {"left free (display, driver)", "#DDDDDD", [](const plan::Breakdown& b) { return b.kept_free_bytes; }},
   };
   const double gib = static_cast<double>(units::GiB);
   ChartJson labels = ChartJson::array();

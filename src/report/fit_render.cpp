@@ -19,6 +19,7 @@ Json breakdown_json(const plan::Breakdown& b) {
   j["optimizer_bytes"] = b.optimizer_bytes;
   j["adapters_bytes"] = b.adapters_bytes;
   j["overhead_bytes"] = b.overhead_bytes();
+  j["kept_free_bytes"] = b.kept_free_bytes;
   return j;
 }
 
@@ -58,6 +59,9 @@ Json fit_plan_json(const plan::FitPlan& p, const plan::ModelShape& shape) {
                    {"strategy", plan::name(w.strategy)},
                    {"num_gpus", w.num_gpus},
                    {"kv_dtype", w.kv_dtype.empty() ? Json() : Json(w.kv_dtype)}};
+  j["precision"] = {{"dtype", e.format.name},
+                    {"chosen_by", e.dtype_chosen_by},
+                    {"reason", e.dtype_reason.empty() ? Json() : Json(e.dtype_reason)}};
   j["convention"] = {{"bytes_per_param", e.state_bytes_per_param > 0 ? Json(e.state_bytes_per_param) : Json()},
                      {"text", e.convention_text},
                      {"weight_bits", e.format.linear_bits},
@@ -140,6 +144,7 @@ std::string render_fit_plan_text(const plan::FitPlan& p, const plan::ModelShape&
   term("LoRA adapters", b.adapters_bytes);
   term("CUDA context", b.cuda_context_bytes);
   term("allocator slack", b.allocator_slack_bytes);
+  if (b.kept_free_bytes > 0) term("left free", b.kept_free_bytes);
   s += fmt::format("  {:<18} {:>12}{}\n", "total", units::format_bytes(b.total_bytes()),
                    w.num_gpus > 1 ? " per GPU" : "");
   s += fmt::format("convention: {}\n", e.convention_text);
@@ -149,7 +154,9 @@ std::string render_fit_plan_text(const plan::FitPlan& p, const plan::ModelShape&
     const std::string card = fmt::format("{} ({}{})", g.gpu.name, units::format_bytes(g.gpu.capacity_bytes),
                                          g.gpu.basis == "--vram" ? "" : " " + g.gpu.basis);
     if (g.fits)
-      s += fmt::format("{}: fits, {} to spare\n", card, units::format_bytes(static_cast<uint64_t>(g.headroom_bytes)));
+      s += fmt::format("{}: fits, {} to spare{}\n", card, units::format_bytes(static_cast<uint64_t>(g.headroom_bytes)),
+                       b.kept_free_bytes > 0 ? fmt::format(" besides the {} left free", units::format_bytes(b.kept_free_bytes))
+                                             : std::string());
     else
       s += fmt::format("{}: does NOT fit, {} short\n", card, units::format_bytes(static_cast<uint64_t>(-g.headroom_bytes)));
   }
@@ -188,27 +195,40 @@ Json max_params_json(const plan::MaxParamsTable& t, const std::vector<plan::GpuC
   j["convention"] = plan::name(base.convention);
   j["grad_checkpointing"] = base.grad_checkpointing;
   j["model_family"] = "generic Llama-style decoder (docs/fit.md)";
+  j["sixteen_bit"] = t.sixteen_bit;
+  j["kept_free_bytes"] = t.kept_free_bytes;
+  const auto recipe = [&t](size_t i) { return i < t.recipes.size() ? Json(t.recipes[i]) : Json(); };
+  j["recipes"] = {{"infer", {{"fp16", recipe(0)}, {"int8", recipe(1)}, {"int4", recipe(2)}}},
+                  {"train", recipe(3)},
+                  {"lora", recipe(4)},
+                  {"qlora", recipe(5)}};
+  Json notes = Json::array();
+  for (const auto& n : t.notes) notes.push_back(n);
+  j["notes"] = notes;
   return j;
 }
 
 std::string render_max_params_text(const plan::MaxParamsTable& t, const std::vector<plan::GpuCapacity>& gpus,
                                    const plan::Workload& base) {
   const auto& g = gpus.front();
-  std::string s = fmt::format("Largest model that fits {} ({}), batch {}, generic Llama-style shape:\n",
+  std::string s = fmt::format("Largest model that fits {} ({}), generic Llama-style shape:\n",
                               units::format_bytes(t.capacity_bytes),
-                              g.basis == "--vram" ? g.name : g.name + ", " + g.basis, t.batch);
-  const auto row = [&s](const std::string& label, uint64_t params) {
-    s += fmt::format("  {:<58} {:>8}\n", label, params ? units::format_count(params) : std::string("none"));
+                              g.basis == "--vram" ? g.name : g.name + ", " + g.basis);
+  size_t i = 0;
+  const auto row = [&](const std::string& label, uint64_t params) {
+    s += fmt::format("  {:<44} {:>8}\n", label, params ? units::format_count(params) : std::string("none"));
+    if (i < t.recipes.size()) s += fmt::format("      {}\n", t.recipes[i]);
+    ++i;
   };
-  row(fmt::format("inference, fp16, {}-token context", t.infer_context), t.infer_fp16);
+  row(fmt::format("inference, {}", t.sixteen_bit), t.infer_fp16);
   row("inference, int8", t.infer_int8);
   row("inference, int4", t.infer_int4);
-  row(fmt::format("full training, bf16 mixed AdamW ({}), {} tokens{}", plan::name(base.convention), t.train_context,
-                  base.grad_checkpointing ? ", checkpointing" : ""),
-      t.train);
-  row("LoRA r=16 on q,k,v,o, bf16 base", t.lora);
-  row("QLoRA r=16 on q,k,v,o, nf4 base", t.qlora);
-  row("the naive rule: 2 bytes per parameter, nothing else", t.naive_fp16);
+  row(fmt::format("full training{}", base.grad_checkpointing ? ", checkpointing" : ""), t.train);
+  row("LoRA", t.lora);
+  row("QLoRA", t.qlora);
+  s += fmt::format("  {:<44} {:>8}\n", "the naive rule: 2 bytes per parameter, nothing else",
+                   units::format_count(t.naive_fp16));
+  for (const auto& n : t.notes) s += fmt::format("note: {}\n", n);
   if (gpus.size() > 1) s += "note: one GPU's answer (the smallest); sharding across GPUs: gpuscout fit --model ...\n";
   return s;
 }

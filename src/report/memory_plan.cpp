@@ -6,6 +6,7 @@
 
 #include "core/units.hpp"
 #include "plan/catalogue.hpp"
+#include "plan/precision_choice.hpp"
 
 namespace gpuscout::report {
 namespace {
@@ -15,25 +16,29 @@ struct Scenario {
   plan::Workload workload;
 };
 
-std::vector<Scenario> scenarios() {
+/// The common workloads in the 16-bit format the card runs (bf16, or fp16 where it has no bf16).
+std::vector<Scenario> scenarios(const plan::SixteenBit& half) {
   std::vector<Scenario> out;
   plan::Workload w;
+  w.sixteen_bit = half;
   w.mode = plan::Mode::infer;
-  w.dtype = "bf16";
-  out.push_back({"inference, bf16", w});
+  out.push_back({"inference, " + half.dtype, w});
   w.dtype = "int4";
   out.push_back({"inference, int4", w});
-  w = plan::Workload{};
+  w.dtype.clear();
   w.mode = plan::Mode::qlora;
-  out.push_back({"QLoRA fine-tuning (nf4 base)", w});
+  w.grad_checkpointing = true;  // as PEFT's prepare_model_for_kbit_training sets it up
+  out.push_back({"QLoRA fine-tuning (nf4 base, checkpointing)", w});
   w.mode = plan::Mode::lora;
-  out.push_back({"LoRA fine-tuning (bf16 base)", w});
+  out.push_back({fmt::format("LoRA fine-tuning ({} base, checkpointing)", half.dtype), w});
   w.mode = plan::Mode::train;
-  out.push_back({"full training (AdamW, 16 B/param)", w});
+  w.grad_checkpointing = false;
+  out.push_back({fmt::format("full training ({} mixed AdamW, 16 B/param)", half.dtype), w});
   return out;
 }
 
-uint64_t bf16_inference_bytes(const plan::ModelShape& shape) {
+/// 16-bit inference needs the same memory in bf16 and fp16.
+uint64_t half_inference_bytes(const plan::ModelShape& shape) {
   plan::Workload w;
   w.mode = plan::Mode::infer;
   w.dtype = "bf16";
@@ -41,7 +46,7 @@ uint64_t bf16_inference_bytes(const plan::ModelShape& shape) {
   return e ? e->per_gpu.total_bytes() : UINT64_MAX;
 }
 
-/// The largest catalogue language model whose bf16 inference fits `capacity`, else the smallest one.
+/// The largest catalogue language model whose 16-bit inference fits `capacity`, else the smallest one.
 std::optional<std::pair<plan::ModelShape, std::string>> pick_model(uint64_t capacity) {
   auto catalogue = plan::load_catalogue();
   if (!catalogue) return std::nullopt;
@@ -55,17 +60,17 @@ std::optional<std::pair<plan::ModelShape, std::string>> pick_model(uint64_t capa
       smallest_params = params;
       smallest = &e;
     }
-    if (params > best_params && bf16_inference_bytes(e.shape) <= capacity) {
+    if (params > best_params && half_inference_bytes(e.shape) <= capacity) {
       best_params = params;
       best = &e;
     }
   }
   if (best)
-    return std::make_pair(best->shape, fmt::format("{}: the largest catalogue model whose bf16 inference fits {} of "
+    return std::make_pair(best->shape, fmt::format("{}: the largest catalogue model whose 16-bit inference fits {} of "
                                                    "GPU memory (choose another with --model or --config)",
                                                    best->name, units::format_bytes(capacity)));
   if (smallest)
-    return std::make_pair(smallest->shape, fmt::format("{}: the smallest catalogue model (none runs in bf16 within {}; "
+    return std::make_pair(smallest->shape, fmt::format("{}: the smallest catalogue model (none runs in 16 bits within {}; "
                                                        "choose another with --model or --config)",
                                                        smallest->name, units::format_bytes(capacity)));
   return std::nullopt;
@@ -107,13 +112,17 @@ MemoryPlans build_memory_plans(const Inventory& inventory, const std::optional<p
     p.capacity_bytes = gpu.capacity_bytes;
     p.basis = gpu.basis;
     p.model = shape.name;
-    for (const auto& s : scenarios()) {
+    const plan::SixteenBit half = plan::choose_sixteen_bit({gpu});
+    for (auto s : scenarios(half)) {
+      s.workload.kept_free_bytes = plan::kept_free_bytes(gpu.capacity_bytes);
       auto e = plan::estimate(shape, s.workload);
       if (!e) continue;  // a combination this model cannot run (e.g. an encoder has no KV cache to quantise)
       p.rows.push_back({fmt::format("{}, {} tokens", s.label, e->tokens), e->per_gpu});
     }
     out.gpus.push_back(std::move(p));
-    out.largest.push_back(plan::max_params_table(gpu.capacity_bytes, plan::Workload{}));
+    plan::Workload base;
+    base.sixteen_bit = half;
+    out.largest.push_back(plan::max_params_table(gpu.capacity_bytes, base));
   }
   return out;
 }

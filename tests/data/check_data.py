@@ -25,6 +25,7 @@ HEADERS = {
     "torch_companions.csv": "torch,torchvision,torchaudio,source,date",
     "amd_apus.csv": "gfx_target,products,source,date",
     "driver_branches.csv": "arch,cc_min,cc_max,last_driver_branch,last_driver_version,max_cuda,source,date",
+    "precision.csv": "vendor,architecture,compute_capability,fp32,tf32,fp16,bf16,fp8,fp4,notes,source,date",
     "models.csv": "name,aliases,hf_id,model_type,hidden_size,intermediate_size,num_hidden_layers,"
                   "num_attention_heads,num_key_value_heads,head_dim,vocab_size,tie_word_embeddings,"
                   "max_position_embeddings,num_local_experts,num_experts_per_tok,extra,params,source,date",
@@ -54,6 +55,8 @@ INTEGER = {
     "platforms.csv": ["gpu_count", "memory_bytes"],
 }
 ENUMS = {
+    ("precision.csv", "vendor"): {"nvidia", "amd", "intel"},
+    **{("precision.csv", f): {"yes", "slow", "no", ""} for f in ("fp32", "tf32", "fp16", "bf16", "fp8", "fp4")},
     ("gpus.csv", "vendor"): {"nvidia", "amd", "intel"},
     ("gpus.csv", "form_factor"): {"desktop", "laptop", "datacenter", "datacenter-passive", "workstation"},
     ("platforms.csv", "kind"): {"free", "paid"},

@@ -4,6 +4,7 @@
 #include "core/units.hpp"
 #include "plan/catalogue.hpp"
 #include "plan/estimate.hpp"
+#include "plan/precision_choice.hpp"
 
 using namespace gpuscout;
 using namespace gpuscout::plan;
@@ -280,4 +281,87 @@ TEST(PlanMaxParams, TableIsOrderedAndBeatsNothingNaive) {
   EXPECT_GT(t.train, 500'000'000u);
   EXPECT_LT(largest_model_that_fits(12 * units::GiB, base), largest_model_that_fits(24 * units::GiB, base));
   EXPECT_EQ(largest_model_that_fits(100 * units::MiB, base), 0u);
+}
+
+namespace {
+GpuCapacity card(const char* name, const char* cc, uint64_t bytes = 16 * units::GiB) {
+  return {name, bytes, "catalogue", catalog::precision_for({.vendor = "nvidia", .compute_capability = cc})};
+}
+}  // namespace
+
+TEST(PlanPrecision, Bf16OnlyWhereEveryCardHasIt) {
+  EXPECT_EQ(choose_sixteen_bit({card("Tesla T4", "7.5")}).dtype, "fp16");
+  EXPECT_EQ(choose_sixteen_bit({card("Tesla V100", "7.0")}).dtype, "fp16");
+  EXPECT_EQ(choose_sixteen_bit({card("GeForce GTX 1080", "6.1")}).dtype, "fp16");
+  EXPECT_EQ(choose_sixteen_bit({card("GeForce RTX 4090", "8.9")}).dtype, "bf16");
+  EXPECT_EQ(choose_sixteen_bit({card("GeForce RTX 4090", "8.9"), card("Tesla T4", "7.5")}).dtype, "fp16");
+  const auto t4 = choose_sixteen_bit({card("Tesla T4", "7.5")});
+  EXPECT_NE(t4.reason.find("Tesla T4"), std::string::npos) << t4.reason;
+  EXPECT_TRUE(t4.from_card);
+  EXPECT_NE(choose_sixteen_bit({card("GeForce GTX 1080", "6.1")}).reason.find("slow"), std::string::npos);
+  const auto unnamed = choose_sixteen_bit({{"--vram 24 GiB", 24 * units::GiB, "--vram", std::nullopt}});
+  EXPECT_EQ(unnamed.dtype, "bf16");
+  EXPECT_FALSE(unnamed.from_card);
+  EXPECT_NE(unnamed.reason.find("assumed"), std::string::npos);
+}
+
+TEST(PlanPrecision, TheWorkloadsSixteenBitIsTheDefaultFormat) {
+  Workload w;
+  w.mode = Mode::train;
+  w.sixteen_bit = choose_sixteen_bit({card("Tesla T4", "7.5")});
+  const auto e = run(model("gpt2"), w);
+  EXPECT_EQ(e.format.name, "fp16");
+  EXPECT_EQ(e.dtype_chosen_by, "gpu");
+  EXPECT_NE(e.dtype_reason.find("loss scaling"), std::string::npos) << e.dtype_reason;
+  w.dtype = "bf16";  // --dtype wins
+  EXPECT_EQ(run(model("gpt2"), w).format.name, "bf16");
+  EXPECT_EQ(run(model("gpt2"), w).dtype_chosen_by, "--dtype");
+}
+
+TEST(PlanFit, KeepsPartOfTheCardFree) {
+  const auto s = model("llama-3-8b");
+  auto p = plan_fit(s, infer(4096), {{"big", 24 * units::GiB, "--vram"}});
+  ASSERT_TRUE(p.has_value());
+  const auto& b = p->estimate.per_gpu;
+  EXPECT_EQ(b.kept_free_bytes, kept_free_bytes(24 * units::GiB));
+  EXPECT_GT(b.kept_free_bytes, units::GiB);
+  EXPECT_EQ(p->gpus[0].need_bytes, b.total_bytes());
+  EXPECT_EQ(run(s, infer(4096)).per_gpu.kept_free_bytes, 0u);  // no card, nothing to keep
+}
+
+TEST(PlanMaxParams, LoraRowsUseCheckpointingAndQloraReachesThePapers33B) {
+  Workload base;  // checkpointing off for full training, as the CLI's default
+  const auto t = max_params_table(24 * units::GiB, base);
+  Workload lora;
+  lora.mode = Mode::qlora;
+  lora.dtype = "nf4";
+  lora.context_tokens = 2048;
+  lora.kept_free_bytes = kept_free_bytes(24 * units::GiB);
+  const uint64_t without = largest_model_that_fits(24 * units::GiB, lora);
+  EXPECT_GT(t.qlora, without);  // the table's row is the checkpointed one
+  // Dettmers et al. 2023 fine-tune a 33B model on one 24 GB card.
+  EXPECT_GE(t.qlora, 30'000'000'000u);
+  EXPECT_LE(t.qlora, 45'000'000'000u);
+  ASSERT_EQ(t.recipes.size(), 6u);
+  EXPECT_NE(t.recipes[5].find("gradient checkpointing"), std::string::npos) << t.recipes[5];
+  EXPECT_NE(t.recipes[4].find("gradient checkpointing"), std::string::npos) << t.recipes[4];
+}
+
+TEST(PlanMaxParams, InferenceLeavesTheReserveFree) {
+  const auto t = max_params_table(24 * units::GiB, Workload{});
+  Workload w = infer(4096, "bf16");
+  const auto e = run(generic_shape(t.infer_fp16), w);
+  EXPECT_LE(e.per_gpu.total_bytes(), 24 * units::GiB - kept_free_bytes(24 * units::GiB));
+}
+
+TEST(PlanCatalogue, VisionModelsHaveACoursesBatch) {
+  for (const char* name : {"resnet-18", "resnet18", "resnet-50", "vit-b-16", "unet"}) {
+    Workload w;
+    w.mode = Mode::train;
+    w.batch = 0;  // not given
+    const auto e = run(model(name), w);
+    EXPECT_GT(e.workload.batch, 1u) << name;
+    EXPECT_GT(e.per_gpu.activations_bytes, 0u) << name;
+  }
+  EXPECT_EQ(count_params(model("resnet-18")).total, 11'689'512u);  // torchvision's count
 }

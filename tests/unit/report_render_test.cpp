@@ -92,7 +92,9 @@ TEST(FitRender, MaxParamsJsonHasTheDocumentedKeys) {
   // docs/fit.md, "Without a model"
   EXPECT_EQ(keys(j), (std::vector<std::string>{"schema", "capacity_bytes", "gpus", "max_params", "naive_fp16_params",
                                                "infer_context_tokens", "train_context_tokens", "batch", "convention",
-                                               "grad_checkpointing", "model_family"}));
+                                               "grad_checkpointing", "model_family", "sixteen_bit",
+                                               "kept_free_bytes", "recipes", "notes"}));
+  EXPECT_EQ(keys(j["recipes"]), (std::vector<std::string>{"infer", "train", "lora", "qlora"}));
   EXPECT_EQ(keys(j["max_params"]), (std::vector<std::string>{"infer", "train", "lora", "qlora"}));
   EXPECT_EQ(keys(j["max_params"]["infer"]), (std::vector<std::string>{"fp16", "int8", "int4"}));
   EXPECT_EQ(j["capacity_bytes"].get<uint64_t>(), 24 * units::GiB);
@@ -101,7 +103,7 @@ TEST(FitRender, MaxParamsJsonHasTheDocumentedKeys) {
   EXPECT_EQ(j["gpus"][0]["basis"], "--vram");
 }
 
-TEST(FitRender, MaxParamsTextHasOneRowPerWorkload) {
+TEST(FitRender, MaxParamsTextHasOneRowPerWorkloadWithItsRecipe) {
   plan::Workload base;
   plan::MaxParamsTable t;
   t.capacity_bytes = 16 * units::GiB;
@@ -110,14 +112,17 @@ TEST(FitRender, MaxParamsTextHasOneRowPerWorkload) {
   t.infer_fp16 = 7'000'000'000;
   t.infer_int4 = 27'000'000'000;
   t.naive_fp16 = 8'000'000'000;  // the rest stay 0: "none"
+  t.sixteen_bit = "fp16";
+  for (const char* r : {"recipe-a", "recipe-b", "recipe-c", "recipe-d", "recipe-e", "recipe-f"}) t.recipes.push_back(r);
+  t.notes.push_back("precision: fp16, because Tesla T4 has no bf16");
   const std::string s = render_max_params_text(t, {{"Tesla T4", 16 * units::GiB, "total"}}, base);
-  EXPECT_TRUE(s.starts_with("Largest model that fits 16.0 GiB (Tesla T4, total), batch 1,")) << s;
-  EXPECT_EQ(std::count(s.begin(), s.end(), '\n'), 8);
-  EXPECT_TRUE(contains(s, "  inference, fp16, 4096-token context")) << s;
-  EXPECT_TRUE(contains(s, "7.0B\n")) << s;
-  EXPECT_TRUE(contains(s, "27.0B\n")) << s;
-  EXPECT_TRUE(contains(s, "full training, bf16 mixed AdamW (zero), 2048 tokens")) << s;
-  EXPECT_TRUE(contains(s, "    none\n")) << s;
+  EXPECT_TRUE(s.starts_with("Largest model that fits 16.0 GiB (Tesla T4, total), generic Llama-style shape:\n")) << s;
+  EXPECT_EQ(std::count(s.begin(), s.end(), '\n'), 1 + 6 * 2 + 1 + 1);  // header, rows and recipes, naive, note
+  EXPECT_TRUE(contains(s, "  inference, fp16 ")) << s;
+  EXPECT_TRUE(contains(s, "7.0B\n      recipe-a\n")) << s;
+  EXPECT_TRUE(contains(s, "27.0B\n      recipe-c\n")) << s;
+  EXPECT_TRUE(contains(s, "    none\n      recipe-f\n")) << s;
+  EXPECT_TRUE(contains(s, "note: precision: fp16")) << s;
 }
 
 TEST(FitRender, ModelCatalogueHasEveryRow) {
