@@ -97,7 +97,7 @@ std::optional<Precision> precision_for(const PrecisionQuery& q) {
     Precision p = r.precision;
     std::string sm = r.cc;
     std::erase(sm, '.');
-    p.basis = vendor == "nvidia" ? fmt::format("sm_{} ({})", sm, p.architecture) : p.architecture;
+    p.basis = vendor == "nvidia" ? fmt::format("sm_{}, {}", sm, p.architecture) : p.architecture;
     return p;
   }
   return std::nullopt;

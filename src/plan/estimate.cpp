@@ -652,7 +652,7 @@ MaxParamsTable max_params_table(uint64_t capacity_bytes, const Workload& base) {
 
   train.dtype = half;
   t.train = largest_model_that_fits(capacity_bytes, train);
-  t.recipes.push_back(fmt::format("{} mixed precision{}, {} ({} bytes/param), {} tokens, batch {}{}, {}", half,
+  t.recipes.push_back(fmt::format("{} mixed precision{}, {}, --convention {}, {} tokens, batch {}{}, {}", half,
                                   half == "fp16" ? " with loss scaling" : "", name(base.optimizer),
                                   name(base.convention), t.train_context, t.batch,
                                   base.grad_checkpointing ? ", gradient checkpointing" : "", kept));
@@ -662,7 +662,7 @@ MaxParamsTable max_params_table(uint64_t capacity_bytes, const Workload& base) {
   lora.dtype = half;
   lora.grad_checkpointing = true;
   t.lora = largest_model_that_fits(capacity_bytes, lora);
-  const std::string adapters = fmt::format("r={} on {}", lora.lora_rank, text::join(lora.lora_targets, ","));
+  const std::string adapters = fmt::format("r={} on {};", lora.lora_rank, text::join(lora.lora_targets, ","));
   t.recipes.push_back(fmt::format("{} adapters in fp32, frozen {} base, AdamW, gradient checkpointing, {} tokens, "
                                   "batch {}, {}",
                                   adapters, half, lora.context_tokens, t.batch, kept));

@@ -151,8 +151,11 @@ std::string render_fit_plan_text(const plan::FitPlan& p, const plan::ModelShape&
   if (!e.format.note.empty() && e.format.name != "bf16" && e.format.name != "fp16" && e.format.name != "fp32")
     s += fmt::format("weights: {}\n", e.format.note);
   for (const auto& g : p.gpus) {
-    const std::string card = fmt::format("{} ({}{})", g.gpu.name, units::format_bytes(g.gpu.capacity_bytes),
-                                         g.gpu.basis == "--vram" ? "" : " " + g.gpu.basis);
+    // A --vram name already says the size it read ("--vram 16 GB = 14.9 GiB").
+    const std::string card =
+        g.gpu.basis == "--vram" ? g.gpu.name
+                                : fmt::format("{} ({} {})", g.gpu.name, units::format_bytes(g.gpu.capacity_bytes),
+                                              g.gpu.basis);
     if (g.fits)
       s += fmt::format("{}: fits, {} to spare{}\n", card, units::format_bytes(static_cast<uint64_t>(g.headroom_bytes)),
                        b.kept_free_bytes > 0 ? fmt::format(" besides the {} left free", units::format_bytes(b.kept_free_bytes))
@@ -216,7 +219,7 @@ std::string render_max_params_text(const plan::MaxParamsTable& t, const std::vec
                               g.basis == "--vram" ? g.name : g.name + ", " + g.basis);
   size_t i = 0;
   const auto row = [&](const std::string& label, uint64_t params) {
-    s += fmt::format("  {:<44} {:>8}\n", label, params ? units::format_count(params) : std::string("none"));
+    s += fmt::format("  {:<52} {:>8}\n", label, params ? units::format_count(params) : std::string("none"));
     if (i < t.recipes.size()) s += fmt::format("      {}\n", t.recipes[i]);
     ++i;
   };
@@ -226,7 +229,7 @@ std::string render_max_params_text(const plan::MaxParamsTable& t, const std::vec
   row(fmt::format("full training{}", base.grad_checkpointing ? ", checkpointing" : ""), t.train);
   row("LoRA", t.lora);
   row("QLoRA", t.qlora);
-  s += fmt::format("  {:<44} {:>8}\n", "the naive rule: 2 bytes per parameter, nothing else",
+  s += fmt::format("  {:<52} {:>8}\n", "the naive rule: 2 bytes per parameter, nothing else",
                    units::format_count(t.naive_fp16));
   for (const auto& n : t.notes) s += fmt::format("note: {}\n", n);
   if (gpus.size() > 1) s += "note: one GPU's answer (the smallest); sharding across GPUs: gpuscout fit --model ...\n";

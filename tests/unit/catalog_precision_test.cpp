@@ -45,7 +45,7 @@ TEST(Precision, Fp16IsSlowOnPascalGeForceButNotOnP100) {
   EXPECT_EQ(nvidia("6.0").fp16, Support::yes);
   EXPECT_EQ(nvidia("3.7").fp16, Support::slow);
   EXPECT_EQ(nvidia("7.0").fp16, Support::yes);
-  EXPECT_EQ(nvidia("7.5").basis, "sm_75 (Turing)");
+  EXPECT_EQ(nvidia("7.5").basis, "sm_75, Turing");
 }
 
 TEST(Precision, AmdAndIntelByArchitecture) {
