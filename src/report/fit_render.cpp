@@ -29,6 +29,28 @@ Json gpus_json(const std::vector<plan::GpuCapacity>& gpus) {
   return a;
 }
 
+/// The workload as run: the defaults the estimate resolved (context, dtype, batch, strategy).
+Json workload_json(const plan::Estimate& e) {
+  const auto& w = e.workload;
+  Json lora_targets = Json::array();
+  for (const auto& t : w.lora_targets) lora_targets.push_back(t);
+  const bool lora = w.mode == plan::Mode::lora || w.mode == plan::Mode::qlora;
+  const Json j = {{"mode", plan::name(w.mode)},
+                  {"dtype", e.format.name},
+                  {"context_tokens", w.context_tokens},
+                  {"batch", w.batch},
+                  {"tokens", e.tokens},
+                  {"optimizer", plan::name(w.optimizer)},
+                  {"convention", plan::name(w.convention)},
+                  {"grad_checkpointing", w.grad_checkpointing},
+                  {"lora_rank", lora ? Json(w.lora_rank) : Json()},
+                  {"lora_targets", lora ? lora_targets : Json()},
+                  {"strategy", plan::name(w.strategy)},
+                  {"num_gpus", w.num_gpus},
+                  {"kv_dtype", w.kv_dtype.empty() ? Json() : Json(w.kv_dtype)}};
+  return j;
+}
+
 }  // namespace
 
 Json fit_plan_json(const plan::FitPlan& p, const plan::ModelShape& shape) {
@@ -43,22 +65,7 @@ Json fit_plan_json(const plan::FitPlan& p, const plan::ModelShape& shape) {
   j["params"] = e.params.total;
   j["active_params"] = e.params.active;
   j["trainable_params"] = e.trainable_params;
-  Json lora_targets = Json::array();
-  for (const auto& t : w.lora_targets) lora_targets.push_back(t);
-  const bool lora = w.mode == plan::Mode::lora || w.mode == plan::Mode::qlora;
-  j["workload"] = {{"mode", plan::name(w.mode)},
-                   {"dtype", e.format.name},
-                   {"context_tokens", w.context_tokens},
-                   {"batch", w.batch},
-                   {"tokens", e.tokens},
-                   {"optimizer", plan::name(w.optimizer)},
-                   {"convention", plan::name(w.convention)},
-                   {"grad_checkpointing", w.grad_checkpointing},
-                   {"lora_rank", lora ? Json(w.lora_rank) : Json()},
-                   {"lora_targets", lora ? lora_targets : Json()},
-                   {"strategy", plan::name(w.strategy)},
-                   {"num_gpus", w.num_gpus},
-                   {"kv_dtype", w.kv_dtype.empty() ? Json() : Json(w.kv_dtype)}};
+  j["workload"] = workload_json(e);
   j["precision"] = {{"dtype", e.format.name},
                     {"chosen_by", e.dtype_chosen_by},
                     {"reason", e.dtype_reason.empty() ? Json() : Json(e.dtype_reason)}};
