@@ -21,18 +21,29 @@ struct InventoryOptions {
   bool json = false;
   bool no_python = false;
   std::string from;
+  std::string python;
   double timeout_s = 5.0;
+  CLI::Option* timeout = nullptr;  ///< given or not: it bounds the Python probe only when given
 };
 
 void add_inventory_options(CLI::App* sub, InventoryOptions& o) {
   sub->add_flag("--json", o.json, "Print JSON (schema gpuscout.inventory/1, see docs/json.md)");
-  sub->add_flag("--no-python", o.no_python, "Skip the Python/PyTorch probe");
+  auto* no_python = sub->add_flag("--no-python", o.no_python, "Skip the Python/PyTorch probe");
+  add_python_option(*sub, o.python, no_python);
   sub->add_option("--from", o.from, "Read a saved `gpuscout info --json` instead of probing this machine");
-  sub->add_option("--timeout", o.timeout_s, "Seconds before a hung driver probe is cut off")
-      ->check(finite_number(0.1, 120.0));
+  o.timeout = sub->add_option("--timeout", o.timeout_s,
+                              "Seconds before a hung probe is cut off (drivers: 5 by default; Python: 30, or "
+                              "GPUSCOUT_PYTHON_TIMEOUT)")
+                  ->check(finite_number(0.1, 120.0));
 }
 
-Inventory obtain(const InventoryOptions& o) { return obtain_inventory({o.from, !o.no_python, o.timeout_s}); }
+Inventory obtain(const InventoryOptions& o) {
+  return obtain_inventory({.from = o.from,
+                           .python = !o.no_python,
+                           .timeout_s = o.timeout_s,
+                           .timeout_given = o.timeout && o.timeout->count() > 0,
+                           .python_executable = o.python});
+}
 
 report::TextStyle text_style() {
   report::TextStyle s;
@@ -81,7 +92,8 @@ void add_device_command(CLI::App& app, GlobalOptions& global) {
       "device", "Print the device a training script should use (cuda:N or cpu), for DEVICE=$(gpuscout device)");
   auto o = std::make_shared<InventoryOptions>();
   sub->add_option("--from", o->from, "Read a saved `gpuscout info --json` instead of probing this machine");
-  sub->add_flag("--no-python", o->no_python, "Decide from the driver alone, without asking PyTorch");
+  auto* no_python = sub->add_flag("--no-python", o->no_python, "Decide from the driver alone, without asking PyTorch");
+  add_python_option(*sub, o->python, no_python);
   sub->callback([o, &global] {
     const Inventory inv = obtain(*o);
     print(diagnose::diagnose(inv).device + "\n");

@@ -33,7 +33,9 @@ struct ReportOptions {
   std::optional<std::string> markdown;  ///< "" = standard output
   std::string from;
   bool no_python = false;
+  std::string python;
   double timeout_s = 5.0;
+  CLI::Option* timeout = nullptr;
   std::string bench;
   std::vector<std::string> compare;
   std::string model, config;
@@ -152,7 +154,11 @@ void run_report(const ReportOptions& o) {
   if (!o.budget.empty())
     request.budget_usd = usage(advise::to_usd(usage(advise::parse_money(o.budget, rates), "--budget"), rates), "--budget");
 
-  Inventory inventory = obtain_inventory({o.from, !o.no_python, o.timeout_s});
+  Inventory inventory = obtain_inventory({.from = o.from,
+                                          .python = !o.no_python,
+                                          .timeout_s = o.timeout_s,
+                                          .timeout_given = o.timeout && o.timeout->count() > 0,
+                                          .python_executable = o.python});
   auto verdict = diagnose::diagnose(inventory);
   if (bench) bench_source += bench_mismatch(bench->result, inventory);
   const auto ctx = report::privacy_context(inventory, o.from.empty());
@@ -210,9 +216,12 @@ void add_report_command(CLI::App& app, GlobalOptions& global) {
       ->type_name("[FILE]");
   sub->add_option("--from", o->from, "Describe another machine: a saved `gpuscout info --json`")
       ->type_name("FILE");
-  sub->add_flag("--no-python", o->no_python, "Skip the Python/PyTorch probe");
-  sub->add_option("--timeout", o->timeout_s, "Seconds before a hung driver probe is cut off")
-      ->check(finite_number(0.1, 120.0));
+  auto* no_python = sub->add_flag("--no-python", o->no_python, "Skip the Python/PyTorch probe");
+  add_python_option(*sub, o->python, no_python);
+  o->timeout = sub->add_option("--timeout", o->timeout_s,
+                               "Seconds before a hung probe is cut off (drivers: 5 by default; Python: 30, or "
+                               "GPUSCOUT_PYTHON_TIMEOUT)")
+                   ->check(finite_number(0.1, 120.0));
   sub->add_option("--bench", o->bench, "A saved `gpuscout bench --save FILE` (default: this machine's last bench)")
       ->type_name("FILE");
   sub->add_option("--compare", o->compare, "Saved benchmark files to draw side by side: --compare A.json B.json ...")

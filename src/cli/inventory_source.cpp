@@ -15,6 +15,8 @@ Inventory obtain_inventory(const InventorySource& source) {
   probe::Options options;
   options.python = source.python;
   options.driver_timeout = std::chrono::milliseconds(static_cast<long long>(source.timeout_s * 1000));
+  if (source.timeout_given) options.python_timeout = options.driver_timeout;
+  options.python_executable = source.python_executable;
   return probe::collect(options);
 }
 

@@ -11,6 +11,8 @@ struct InventorySource {
   std::string from;        ///< --from FILE ("" = probe this machine)
   bool python = true;      ///< run the Python/PyTorch probe
   double timeout_s = 5.0;  ///< driver probe deadline
+  bool timeout_given = false;  ///< --timeout was given: it is the Python probe's deadline too
+  std::string python_executable;  ///< --python ("" = the usual rules)
 };
 
 Inventory obtain_inventory(const InventorySource& source);

@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"
+#include "os/process.hpp"
 
 namespace gpuscout::cli {
 namespace {
@@ -76,6 +77,25 @@ MemorySize parse_memory_size(std::string_view text, std::string_view option) {
   MemorySize m{*bytes, fmt::format("{} {}", number, unit_shown)};
   if (decimal) m.reading += " = " + units::format_bytes(*bytes);
   return m;
+}
+
+CLI::Option* add_python_option(CLI::App& sub, std::string& python, CLI::Option* no_python) {
+  static const CLI::Validator executable(
+      [](std::string& value) -> std::string {
+        if (value.empty()) return kEmpty;
+        const auto found = os::find_program(value);  // a path is checked, a name looked up on PATH
+        if (!found) return fmt::format("'{}' is not an executable file", value);
+        value = *found;
+        return {};
+      },
+      "PATH", "executable_file");
+  auto* option = sub.add_option("--python", python,
+                                "The Python interpreter to ask about PyTorch (default: GPUSCOUT_PYTHON, the active "
+                                "venv or conda environment, ./.venv, then python3 on PATH)")
+                     ->type_name("PATH")
+                     ->transform(executable);
+  if (no_python) option->excludes(no_python);
+  return option;
 }
 
 }  // namespace gpuscout::cli

@@ -30,4 +30,9 @@ struct MemorySize {
 };
 MemorySize parse_memory_size(std::string_view text, std::string_view option);
 
+/// --python PATH on a command that probes: the interpreter to ask about PyTorch. It must be an executable file; a
+/// name without '/' ("python3.12") is looked up on PATH and replaced by the path found. `no_python` (--no-python)
+/// cannot be given with it.
+CLI::Option* add_python_option(CLI::App& sub, std::string& python, CLI::Option* no_python);
+
 }  // namespace gpuscout::cli

@@ -97,7 +97,34 @@ std::optional<std::string> notebook_gpu_switch(const Inventory& inv, const std::
   return std::nullopt;
 }
 
+PythonFacts python_facts(const Inventory& inv, const std::string& platform) {
+  PythonFacts f;
+  if (inv.python.version) f.version = Version::parse(*inv.python.version);
+  const auto releases = torch_releases();
+  if (releases.empty()) return f;
+  for (const auto& b : catalog::torch_builds())
+    if (b.torch == releases.front() && b.platform == platform && b.python_min) {
+      f.floor = b.python_min->str();
+      f.floor_release = b.torch;
+      f.too_old = f.version && *f.version < *b.python_min;
+      break;
+    }
+  return f;
+}
+
 }  // namespace
+
+std::string python_choice_phrase(const PythonInfo& python) {
+  static constexpr std::pair<std::string_view, std::string_view> kPhrases[] = {
+      {"--python", "given with --python"},      {"GPUSCOUT_PYTHON", "from GPUSCOUT_PYTHON"},
+      {"VIRTUAL_ENV", "the active venv"},       {"CONDA_PREFIX", "the active conda environment"},
+      {".venv", "this folder's .venv"},         {"PATH", "chosen from PATH"},
+  };
+  if (!python.selected_by) return {};
+  for (const auto& [rule, phrase] : kPhrases)
+    if (rule == *python.selected_by) return std::string(phrase);
+  return {};
+}
 
 std::optional<Version> driver_version(const Inventory& inv) {
   // A version that does not parse (a hand-edited --from file) counts as unknown; the kernel module's may still do.
@@ -145,6 +172,7 @@ Context make_context(const Inventory& inv) {
   c.torch_driver = torch_driver_facts(inv, c.driver, c.driver_cuda);
   c.torch_backend_device = torch_backend_device(inv);
   c.notebook_gpu_switch = notebook_gpu_switch(inv, c.platform);
+  c.python = python_facts(inv, c.platform);
   return c;
 }
 

@@ -36,6 +36,14 @@ struct TorchDriverFacts {
   bool driver_cuda_older = false;      ///< the driver's own CUDA major is older than the wheel's
 };
 
+/// The interpreter PyTorch was looked for in, against what the newest PyTorch release needs.
+struct PythonFacts {
+  std::optional<Version> version;            ///< the interpreter's Python, if it parses
+  std::optional<std::string> floor;          ///< the newest release's oldest Python ("3.10", data/torch_builds.csv)
+  std::optional<std::string> floor_release;  ///< that release ("2.14")
+  bool too_old = false;                      ///< version is below floor
+};
+
 struct Context {
   const Inventory& inv;
   std::vector<GpuFacts> nvidia;             ///< NVIDIA GPUs, in inventory order
@@ -62,6 +70,7 @@ struct Context {
   std::optional<TorchDriverFacts> torch_driver;
   /// A ROCm or XPU build of PyTorch that sees a GPU: its device ("cuda:0", "xpu:0").
   std::optional<std::string> torch_backend_device;
+  PythonFacts python;
 
   explicit Context(const Inventory& inventory) : inv(inventory) {}
 };
@@ -75,6 +84,8 @@ std::optional<Version> driver_version(const Inventory& inventory);
 std::string platform_key(const Inventory& inventory);
 /// A CUDA PyTorch is installed and its arch list (non-empty) has no code that runs compute capability `cc`.
 bool installed_torch_lacks_code(const Inventory& inventory, const std::string& cc);
+/// How the interpreter was chosen, for a sentence: "chosen from PATH", "the active venv"; "" when not recorded.
+std::string python_choice_phrase(const PythonInfo& python);
 /// Compute capabilities of the NVIDIA GPUs that report one.
 std::vector<std::string> nvidia_capabilities(const Inventory& inventory);
 

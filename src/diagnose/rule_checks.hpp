@@ -33,6 +33,7 @@ std::vector<Note> gpu_too_old(const Context& c);
 std::vector<Note> gpu_unsupported_by_torch(const Context& c);
 std::vector<Note> low_vram(const Context& c);
 std::vector<Note> torch_broken(const Context& c);
+std::vector<Note> python_too_old(const Context& c);
 std::vector<Note> torch_missing(const Context& c);
 std::vector<Note> python_missing(const Context& c);
 std::vector<Note> torch_cpu_only(const Context& c);

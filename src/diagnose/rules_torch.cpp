@@ -71,6 +71,27 @@ std::string replace_step(const Context& c) {
 /// Python found a torch package but `import torch` raised.
 bool torch_import_failed(const PythonInfo& py) { return py.error && py.torch_installed; }
 
+/// "/usr/bin/python3 (chosen from PATH)": the interpreter that was asked, and why that one.
+std::string asked_python(const PythonInfo& py) {
+  std::string exe = py.executable ? *py.executable : py.error && !py.error->what.empty() ? py.error->what : "python3";
+  const std::string why = python_choice_phrase(py);
+  return why.empty() ? exe : fmt::format("{} ({})", exe, why);
+}
+
+/// "; /usr/bin/python3 has torch 2.5.1+cu121": the other interpreters that have PyTorch.
+std::string others_clause(const PythonInfo& py) {
+  std::vector<std::string> parts;
+  for (const auto& o : py.others) parts.push_back(fmt::format("{} has torch {}", o.executable, o.torch_version));
+  return parts.empty() ? std::string() : fmt::format("; {}", fmt::join(parts, ", "));
+}
+
+/// The fix: the first other interpreter with torch, when there is one, before installing.
+std::string use_other_or(const PythonInfo& py, const std::string& install) {
+  if (py.others.empty()) return install;
+  const std::string& exe = py.others.front().executable;
+  return fmt::format("Run `gpuscout --python {}`, or use that interpreter. Or: {}", exe, install);
+}
+
 }  // namespace
 
 std::vector<Note> gpu_too_old(const Context& c) {
@@ -125,18 +146,29 @@ std::vector<Note> torch_broken(const Context& c) {
              "Reinstall it: " + replace_step(c));
 }
 
+std::vector<Note> python_too_old(const Context& c) {
+  const auto& py = c.inv.python;
+  if (!py.probed || c.inv.torch || !c.python.too_old || torch_import_failed(py)) return {};
+  return one(fmt::format("Python {} is too old for PyTorch, whose release {} needs Python {} or newer: {}{}.",
+                         *py.version, *c.python.floor_release, *c.python.floor, asked_python(py),
+                         others_clause(py)),
+             use_other_or(py, fmt::format("Install Python {} or newer, then: {}", *c.python.floor, install_step(c))));
+}
+
 std::vector<Note> torch_missing(const Context& c) {
   const auto& py = c.inv.python;
-  if (!py.probed || c.inv.torch || !py.version || torch_import_failed(py)) return {};
-  return one(fmt::format("PyTorch is not installed for {}.", py.executable.value_or("python3")),
-             "Install the build that fits this machine: " + install_step(c));
+  if (!py.probed || c.inv.torch || !py.version || c.python.too_old || torch_import_failed(py)) return {};
+  return one(fmt::format("PyTorch is not installed in {}{}.", asked_python(py), others_clause(py)),
+             use_other_or(py, "Install the build that fits this machine: " + install_step(c)));
 }
 
 std::vector<Note> python_missing(const Context& c) {
   const auto& py = c.inv.python;
   if (!py.probed || c.inv.torch || py.version || torch_import_failed(py)) return {};
-  return one("No Python interpreter found (python3), so PyTorch could not be checked.",
-             "Install Python 3 (e.g. `sudo apt install python3 python3-venv`), then: " + install_step(c));
+  return one(fmt::format("No Python interpreter found ({}), so PyTorch could not be checked{}.", asked_python(py),
+                         others_clause(py)),
+             use_other_or(py, "Install Python 3 (e.g. `sudo apt install python3 python3-venv`), then: " +
+                                  install_step(c)));
 }
 
 std::vector<Note> torch_cpu_only(const Context& c) {

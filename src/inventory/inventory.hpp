@@ -209,13 +209,28 @@ struct TorchInfo {
   std::vector<std::string> warnings;   ///< warnings torch printed (e.g. "sm_120 is not compatible")
 };
 
+/// Another interpreter on the machine that has PyTorch, found when the chosen one has none.
+struct OtherPython {
+  std::string executable;                 ///< the path gpuscout ran ("/usr/bin/python3")
+  std::optional<std::string> version;     ///< its Python, "3.12.3"
+  std::string torch_version;              ///< "2.5.1+cu121"
+  std::optional<std::string> torch_cuda;  ///< CUDA the build was made with, "12.1"; none for a CPU build
+};
+
 struct PythonInfo {
   bool probed = false;                 ///< false with --no-python or for an old inventory
   std::optional<std::string> executable;
   std::optional<std::string> version;
+  /// The rule that chose the interpreter: "--python", "GPUSCOUT_PYTHON", "VIRTUAL_ENV", "CONDA_PREFIX", ".venv"
+  /// or "PATH".
+  std::optional<std::string> selected_by;
+  std::optional<bool> in_venv;             ///< sys.prefix != sys.base_prefix (a venv or virtualenv)
+  /// PEP 668: the stdlib folder holds EXTERNALLY-MANAGED and this is no venv, so `pip install` refuses.
+  std::optional<bool> externally_managed;
   bool torch_installed = false;
   bool timed_out = false;
   std::optional<ProbeError> error;     ///< python missing, import failed with an error other than "no module"
+  std::vector<OtherPython> others;     ///< interpreters with torch, listed when this one has none
 };
 
 /// AMD's ROCm as the machine exposes it to PyTorch's ROCm builds (amdgpu's KFD device and the environment).

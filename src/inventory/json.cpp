@@ -51,6 +51,7 @@ constexpr std::pair<std::string_view, Shape> kShapes[] = {
     {"kernel_module_version", Shape::version}, {"nvml_version", Shape::version},
     {"nvcc_version", Shape::version},        {"cudnn_version", Shape::version},
     {"cuda", Shape::version},                {"hip", Shape::version},
+    {"torch_cuda", Shape::version},
     {"compute_capability", Shape::compute_capability}, {"capability", Shape::compute_capability},
 };
 

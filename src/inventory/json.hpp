@@ -68,7 +68,9 @@ GPUSCOUT_INVENTORY_JSON(ToolkitInfo, nvcc_path, nvcc_version, cudnn_version, cud
 GPUSCOUT_INVENTORY_JSON(TorchDevice, index, name, capability, total_memory_bytes, multi_processor_count)
 GPUSCOUT_INVENTORY_JSON(TorchInfo, version, cuda, hip, cuda_available, device_count, arch_list, cudnn_version,
                         mps_available, xpu_available, devices, warnings)
-GPUSCOUT_INVENTORY_JSON(PythonInfo, probed, executable, version, torch_installed, timed_out, error)
+GPUSCOUT_INVENTORY_JSON(OtherPython, executable, version, torch_version, torch_cuda)
+GPUSCOUT_INVENTORY_JSON(PythonInfo, probed, executable, version, selected_by, in_venv, externally_managed,
+                        torch_installed, timed_out, error, others)
 
 
 /// The whole inventory as JSON, keys in a stable, documented order.

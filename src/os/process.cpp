@@ -6,6 +6,7 @@
 #include <spawn.h>
 #include <stdio_ext.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -186,19 +187,28 @@ ProcessResult Child::wait() {
   return result;
 }
 
-std::optional<std::string> find_program(const std::string& name) {
+bool is_executable_file(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
+}
+
+std::optional<std::string> find_program(const std::string& name, std::string_view search_path) {
   if (name.empty()) return std::nullopt;
   if (name.find('/') != std::string::npos) {
-    if (::access(name.c_str(), X_OK) == 0) return name;
+    if (is_executable_file(name)) return name;
     return std::nullopt;
   }
-  const char* path = std::getenv("PATH");
-  for (auto dir : text::split(path ? path : "/usr/local/bin:/usr/bin:/bin", ':')) {
+  for (auto dir : text::split(search_path, ':')) {
     if (dir.empty()) continue;
     std::string candidate = std::string(dir) + "/" + name;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    if (is_executable_file(candidate)) return candidate;
   }
   return std::nullopt;
+}
+
+std::optional<std::string> find_program(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  return find_program(name, path ? path : "/usr/local/bin:/usr/bin:/bin");
 }
 
 Result<Child> spawn(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/error.hpp"
@@ -69,5 +70,9 @@ Result<Child> fork_call(const std::function<std::string()>& call, std::chrono::m
 
 /// Looks a program up in PATH (or checks an explicit path); nullopt when not executable.
 std::optional<std::string> find_program(const std::string& name);
+/// The same over the folders of `search_path` (colon-separated, as $PATH), for a PATH that is not this process's.
+std::optional<std::string> find_program(const std::string& name, std::string_view search_path);
+/// An existing regular file (after links) that this user may execute: a folder is not a program.
+bool is_executable_file(const std::string& path);
 
 }  // namespace gpuscout::os

@@ -14,6 +14,7 @@
 #include "os/process.hpp"
 #include "os/system.hpp"
 #include "probe/child_error.hpp"
+#include "probe/python_select.hpp"
 #include "probe/sources.hpp"
 
 namespace gpuscout::probe {
@@ -22,28 +23,39 @@ namespace {
 const ChildRole kNvmlRole{"nvml", "nvmlInit_v2", "the NVML probe", "the NVIDIA driver is hung (nvidia-smi would hang too)"};
 const ChildRole kCudaRole{"cuda", "cuInit", "the CUDA probe", "the NVIDIA driver is hung"};
 
-std::string python_executable(const Options& options) {
-  if (!options.python_executable.empty()) return options.python_executable;
-  const char* env = std::getenv("GPUSCOUT_PYTHON");
-  return env && *env ? env : "python3";
-}
-
 std::chrono::milliseconds python_timeout(const Options& options) {
+  if (options.python_timeout) return *options.python_timeout;
   if (const char* t = std::getenv("GPUSCOUT_PYTHON_TIMEOUT")) {
     char* end = nullptr;
     const double seconds = std::strtod(t, &end);
     if (end != t && seconds > 0 && seconds < 3600) return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
   }
-  return options.python_timeout;
+  return Options::kDefaultPythonTimeout;
 }
 
-std::optional<os::Child> start_python(const Options& options, Inventory& inv) {
+/// The chosen interpreter's probe, started first; the search for others shares its deadline.
+struct PythonProbe {
+  PythonEnvironment env;
+  PythonChoice choice;
+  std::chrono::milliseconds timeout{};
+  std::chrono::steady_clock::time_point started;
+  std::optional<os::Child> child;
+};
+
+std::vector<std::string> probe_argv(const std::string& exe) { return {exe, "-c", std::string(python_probe_script())}; }
+
+PythonProbe start_python(const Options& options, Inventory& inv) {
+  PythonProbe p;
+  p.env = python_environment(options.python_executable);
+  p.choice = choose_python(p.env);
+  p.timeout = python_timeout(options);
+  p.started = std::chrono::steady_clock::now();
   inv.python.probed = true;
-  const std::string exe = python_executable(options);
-  auto child = os::spawn({exe, "-c", std::string(python_probe_script())}, python_timeout(options));
-  if (child) return std::move(*child);
-  inv.python.error = ProbeError{"python", exe, child.error().message, std::nullopt};
-  return std::nullopt;
+  inv.python.selected_by = p.choice.selected_by;
+  auto child = os::spawn(probe_argv(p.choice.executable), p.timeout);
+  if (child) p.child = std::move(*child);
+  else inv.python.error = ProbeError{"python", p.choice.executable, child.error().message, std::nullopt};
+  return p;
 }
 
 // A driver child's answer: its JSON on success, else its failure as the section's error. `read` fills the
@@ -70,19 +82,44 @@ void collect_driver_child(Result<os::Child>& child, const ChildRole& role, std::
   if (error) add_child_output(*error, r);
 }
 
-void collect_python(os::Child& child, const Options& options, Inventory& inv) {
-  const auto r = child.wait();
-  const std::string exe = python_executable(options);
+void collect_chosen_python(PythonProbe& p, Inventory& inv) {
+  const auto r = p.child->wait();
+  const std::string& exe = p.choice.executable;
   const ChildRole role{"python", exe, exe, "import torch hung?"};
   if (!r.timed_out) parse_python_probe_output(r.out, inv.python, inv.torch);
   // A Python that printed its facts and then crashed on the way out still told us what it has.
   if (inv.python.version && !r.timed_out) return;
-  if (auto failed = child_failure(role, r, python_timeout(options))) {
+  if (auto failed = child_failure(role, r, p.timeout)) {
     inv.python.timed_out = r.timed_out;
     inv.python.error = std::move(failed);
   } else if (inv.python.error) {
     add_child_output(*inv.python.error, r);
   }
+}
+
+/// The other interpreters that have torch, asked all at once within what is left of the deadline.
+void find_other_pythons(const PythonProbe& p, Inventory& inv) {
+  using namespace std::chrono;
+  const auto left = p.timeout - duration_cast<milliseconds>(steady_clock::now() - p.started);
+  if (left < milliseconds(100)) return;
+  std::vector<std::string> exclude = {p.choice.executable};
+  if (inv.python.executable) exclude.push_back(*inv.python.executable);  // what a pyenv shim ran
+  std::vector<std::pair<std::string, os::Child>> children;
+  for (const auto& exe : other_pythons(p.env, exclude))
+    if (auto child = os::spawn(probe_argv(exe), left)) children.emplace_back(exe, std::move(*child));
+  for (auto& [exe, child] : children) {
+    const auto r = child.wait();
+    if (r.timed_out) continue;
+    PythonInfo python;
+    std::optional<TorchInfo> torch;
+    parse_python_probe_output(r.out, python, torch);
+    if (torch) inv.python.others.push_back(OtherPython{exe, python.version, torch->version, torch->cuda});
+  }
+}
+
+void collect_python(PythonProbe& p, Inventory& inv) {
+  if (p.child) collect_chosen_python(p, inv);
+  if (!inv.torch) find_other_pythons(p, inv);
 }
 
 }  // namespace
@@ -94,8 +131,8 @@ Inventory collect(const Options& options) {
   inv.collected_at = os::utc_now_iso8601();
 
   // 1. Children first, so they run while we read files.
-  std::optional<os::Child> python_child;
-  if (options.python) python_child = start_python(options, inv);
+  std::optional<PythonProbe> python;
+  if (options.python) python = start_python(options, inv);
   auto nvml_child = os::fork_call([] {
     auto report = probe_nvml();
     return nlohmann::json{{"info", report.info}, {"gpus", report.gpus}}.dump();
@@ -128,7 +165,7 @@ Inventory collect(const Options& options) {
   join_gpus(inv, nvml);
 
   // 4. Python.
-  if (python_child) collect_python(*python_child, options, inv);
+  if (python) collect_python(*python, inv);
   inv.probe_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return inv;
 }

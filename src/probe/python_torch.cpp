@@ -13,14 +13,31 @@ namespace gpuscout::probe {
 
 std::string_view python_probe_script() {
   // Prints one line "GPUSCOUT_PROBE <json>" so anything torch prints on import cannot corrupt the result.
+  // Written for Python 2.7 and 3 alike, so an old interpreter still says what it is. `-c` puts the working
+  // directory first on sys.path, where a folder named torch/ or a json.py would be imported instead of the real
+  // ones: the script drops that entry before its first import (sys is built in). Isolated mode (-I) would too,
+  // but it also hides PYTHONPATH and `pip install --user` packages, which the user's own scripts do import.
   static constexpr std::string_view script = R"PY(
-import json, sys, warnings
+import sys
+if sys.path and sys.path[0] == "":
+    del sys.path[0]
+import json, os, warnings
 out = {"python": sys.version.split()[0], "executable": sys.executable}
 def attempt(fn, default=None):
     try:
         return fn()
-    except Exception as e:
+    except Exception:
         return default
+base = getattr(sys, "real_prefix", None) or getattr(sys, "base_prefix", sys.prefix)
+out["in_venv"] = sys.prefix != base
+def stdlib_marker():
+    import sysconfig
+    return os.path.isfile(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED"))
+out["externally_managed_marker"] = attempt(stdlib_marker)
+def missing_torch(e):
+    if type(e).__name__ == "ModuleNotFoundError":
+        return getattr(e, "name", None) == "torch"
+    return sys.version_info[0] < 3 and str(e) == "No module named torch"
 try:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -47,23 +64,30 @@ try:
         t["devices"] = devices
     t["warnings"] = [str(w.message) for w in caught][:20]
     out["torch"] = t
-except ModuleNotFoundError as e:
-    if getattr(e, "name", None) == "torch":
+except ImportError as e:
+    if missing_torch(e):
         out["torch"] = None
     else:
         out["torch_error"] = "%s: %s" % (type(e).__name__, e)
 except BaseException as e:
     out["torch_error"] = "%s: %s" % (type(e).__name__, e)
-# Raw UTF-8, not \u escapes: a path or name that is not UTF-8 (a lone surrogate from surrogateescape) would make
-# the escaped line invalid JSON; as raw bytes gpuscout cleans it to U+FFFD and keeps the rest.
-line = json.dumps(out, ensure_ascii=False)
-try:
-    data = line.encode("utf-8", "surrogateescape")
-except UnicodeEncodeError:
-    data = line.encode("utf-8", "replace")
 sys.stdout.flush()
-sys.stdout.buffer.write(b"\nGPUSCOUT_PROBE " + data + b"\n")
-sys.stdout.buffer.flush()
+if sys.version_info[0] < 3:
+    try:
+        line = json.dumps(out)
+    except Exception:  # a path that is not UTF-8: the version still counts
+        line = json.dumps({"python": out["python"]})
+    sys.stdout.write("\nGPUSCOUT_PROBE " + line + "\n")
+else:
+    # Raw UTF-8, not \u escapes: a path or name that is not UTF-8 (a lone surrogate from surrogateescape) would
+    # make the escaped line invalid JSON; as raw bytes gpuscout cleans it to U+FFFD and keeps the rest.
+    line = json.dumps(out, ensure_ascii=False)
+    try:
+        data = line.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        data = line.encode("utf-8", "replace")
+    sys.stdout.buffer.write(b"\nGPUSCOUT_PROBE " + data + b"\n")
+sys.stdout.flush()
 )PY";
   return script;
 }
@@ -176,6 +200,10 @@ void parse_python_probe_output(std::string_view output, PythonInfo& python, std:
   }
   python.version = text_at(doc, "python");
   python.executable = text_at(doc, "executable");
+  python.in_venv = flag_at(doc, "in_venv");
+  // PEP 668: installers ignore the marker inside a venv, whose stdlib folder is still the base interpreter's.
+  if (const auto marker = flag_at(doc, "externally_managed_marker"))
+    python.externally_managed = *marker && !python.in_venv.value_or(false);
   if (doc.contains("torch_error")) {
     python.torch_installed = true;  // it is there but does not import: a broken install
     python.error = ProbeError{"python", "import torch", text_at(doc, "torch_error").value_or("import failed"),

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/units.hpp"
+#include "diagnose/context.hpp"
 
 namespace gpuscout::report {
 namespace {
@@ -148,6 +149,9 @@ void section_python(const Inventory& inv, std::string& out) {
     } else if (inv.python.version) {
       line("torch", "not installed");
     }
+    if (const auto why = diagnose::python_choice_phrase(inv.python); !why.empty()) line("chosen", why);
+    for (const auto& o : inv.python.others)
+      line("also", fmt::format("{} (Python {}) has torch {}", o.executable, opt(o.version), o.torch_version));
   }
 }
 

@@ -1,0 +1,183 @@
+// Which interpreter to ask about PyTorch: the one the user's own `python` would be (an activated venv or conda
+// environment, a project's .venv, else PATH), and, when it has no torch, the other interpreters they may mean.
+#include "probe/python_select.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <regex>
+#include <system_error>
+
+#include "core/text.hpp"
+#include "core/version.hpp"
+#include "os/process.hpp"
+#include "os/system.hpp"
+
+namespace gpuscout::probe {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string env_or_empty(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? std::string(v) : std::string();
+}
+
+/// DIR/bin/python when DIR is set and that is an executable file.
+std::optional<std::string> python_in(const std::string& dir) {
+  if (dir.empty()) return std::nullopt;
+  std::string exe = dir + "/bin/python";
+  if (!os::is_executable_file(exe)) return std::nullopt;
+  return exe;
+}
+
+std::string dot_venv(const PythonEnvironment& env) { return env.cwd.empty() ? std::string() : env.cwd + "/.venv"; }
+
+/// The rules after --python and GPUSCOUT_PYTHON, in order: (rule name, interpreter) for those that name one.
+std::vector<PythonChoice> environment_rules(const PythonEnvironment& env) {
+  std::vector<PythonChoice> out;
+  if (env.recorded_machine) return out;
+  const std::pair<const char*, std::string> dirs[] = {
+      {"VIRTUAL_ENV", env.virtual_env}, {"CONDA_PREFIX", env.conda_prefix}, {".venv", dot_venv(env)}};
+  for (const auto& [rule, dir] : dirs)
+    if (auto exe = python_in(dir)) out.push_back({*exe, rule});
+  return out;
+}
+
+std::string pyenv_root(const PythonEnvironment& env) {
+  if (!env.pyenv_root.empty()) return env.pyenv_root;
+  return env.home.empty() ? std::string() : env.home + "/.pyenv";
+}
+
+/// Folders that hold interpreters one per entry: PREFIX/bin/python for each.
+std::vector<std::string> folders_in(const std::string& dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) out.push_back(it->path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+/// pyenv's versions, newest first ("3.13.0" before "3.9.18", which a name sort would not give).
+std::vector<std::string> pyenv_versions(const PythonEnvironment& env) {
+  const std::string root = pyenv_root(env);
+  if (root.empty()) return {};
+  auto dirs = folders_in(root + "/versions");
+  std::stable_sort(dirs.begin(), dirs.end(), [](const std::string& a, const std::string& b) {
+    const auto va = Version::parse(fs::path(a).filename().string());
+    const auto vb = Version::parse(fs::path(b).filename().string());
+    if (va && vb) return *vb < *va;
+    return va.has_value() && !vb.has_value();
+  });
+  std::vector<std::string> out;
+  for (const auto& d : dirs) out.push_back(d + "/bin/python");
+  return out;
+}
+
+std::vector<std::string> conda_pythons(const PythonEnvironment& env) {
+  std::vector<std::string> roots;
+  if (!env.home.empty())
+    for (const char* name : {"/miniconda3", "/anaconda3", "/miniforge3"}) roots.push_back(env.home + name);
+  roots.push_back("/opt/conda");
+  std::vector<std::string> out;
+  for (const auto& root : roots) {
+    out.push_back(root + "/bin/python");
+    for (const auto& e : folders_in(root + "/envs")) out.push_back(e + "/bin/python");
+  }
+  return out;
+}
+
+/// pyenv's shims (and pyenv-virtualenv's) run whichever of its versions is selected: the versions themselves are
+/// listed instead.
+bool is_pyenv_shims(std::string_view dir) {
+  return dir.ends_with("/shims") && dir.find("pyenv") != std::string_view::npos;
+}
+
+std::vector<std::string> path_pythons(const PythonEnvironment& env) {
+  static const std::regex name(R"(python(3(\.[0-9]+)?)?)");
+  std::vector<std::string> out;
+  for (auto dir : text::split(env.path, ':')) {
+    if (dir.empty() || is_pyenv_shims(dir)) continue;
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (fs::directory_iterator it(std::string(dir), ec), end; !ec && it != end; it.increment(ec)) {
+      const std::string file = it->path().filename().string();
+      if (std::regex_match(file, name)) names.push_back(it->path().string());
+    }
+    // python3 before python3.12 before python: the name a user types first.
+    std::sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) {
+      const bool a_bare = a.ends_with("/python"), b_bare = b.ends_with("/python");
+      return a_bare != b_bare ? b_bare : a < b;
+    });
+    out.insert(out.end(), names.begin(), names.end());
+  }
+  return out;
+}
+
+}  // namespace
+
+PythonEnvironment python_environment(std::string flag) {
+  PythonEnvironment env;
+  env.flag = std::move(flag);
+  env.gpuscout_python = env_or_empty("GPUSCOUT_PYTHON");
+  env.virtual_env = env_or_empty("VIRTUAL_ENV");
+  env.conda_prefix = env_or_empty("CONDA_PREFIX");
+  env.path = env_or_empty("PATH");
+  env.home = env_or_empty("HOME");
+  env.pyenv_root = env_or_empty("PYENV_ROOT");
+  std::error_code ec;
+  env.cwd = fs::current_path(ec).string();
+  env.recorded_machine = !os::sysroot().empty();
+  return env;
+}
+
+PythonChoice choose_python(const PythonEnvironment& env) {
+  if (!env.flag.empty()) return {env.flag, "--python"};
+  if (!env.gpuscout_python.empty()) return {env.gpuscout_python, "GPUSCOUT_PYTHON"};
+  if (auto rules = environment_rules(env); !rules.empty()) return rules.front();
+  if (auto found = os::find_program("python3", env.path)) return {*found, "PATH"};
+  return {"python3", "PATH"};
+}
+
+std::string interpreter_identity(const std::string& path) {
+  std::error_code ec;
+  const fs::path p(path);
+  // A venv (PEP 405): pyvenv.cfg beside bin/ or in it.
+  const fs::path bin = p.parent_path();
+  for (const fs::path& dir : {bin.parent_path(), bin})
+    if (fs::is_regular_file(dir / "pyvenv.cfg", ec)) {
+      auto venv = fs::canonical(dir, ec);
+      if (!ec) return "venv:" + venv.string();
+    }
+  auto file = fs::canonical(p, ec);
+  return ec ? std::string() : file.string();
+}
+
+std::vector<std::string> other_pythons(const PythonEnvironment& env, const std::vector<std::string>& exclude,
+                                       size_t limit) {
+  if (env.recorded_machine) return {};
+  std::vector<std::string> candidates;
+  for (const auto& rule : environment_rules(env)) candidates.push_back(rule.executable);
+  for (auto& p : path_pythons(env)) candidates.push_back(std::move(p));
+  candidates.push_back("/usr/bin/python3");
+  candidates.push_back("/usr/local/bin/python3");
+  for (auto& p : conda_pythons(env)) candidates.push_back(std::move(p));
+  for (auto& p : pyenv_versions(env)) candidates.push_back(std::move(p));
+
+  std::vector<std::string> seen;
+  for (const auto& e : exclude)
+    if (auto id = interpreter_identity(e); !id.empty()) seen.push_back(id);
+  std::vector<std::string> out;
+  for (const auto& c : candidates) {
+    if (out.size() >= limit) break;
+    if (!os::is_executable_file(c)) continue;
+    const std::string id = interpreter_identity(c);
+    if (id.empty() || std::find(seen.begin(), seen.end(), id) != seen.end()) continue;
+    seen.push_back(id);
+    out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace gpuscout::probe
