@@ -12,7 +12,7 @@ struct InventorySource {
   bool python = true;      ///< run the Python/PyTorch probe
   double timeout_s = 5.0;  ///< driver probe deadline
   bool timeout_given = false;  ///< --timeout was given: it is the Python probe's deadline too
-  std::string python_executable;  ///< --python ("" = the usual rules)
+  std::string python_executable = {};  ///< --python ("" = the usual rules)
 };
 
 Inventory obtain_inventory(const InventorySource& source);

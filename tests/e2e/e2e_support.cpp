@@ -23,11 +23,14 @@ nlohmann::json Run::json() const {
   }
 }
 
-Run run_gpuscout(const std::vector<std::string>& args, std::map<std::string, std::string> env, int timeout_ms) {
+Run run_gpuscout(const std::vector<std::string>& args, std::map<std::string, std::string> env, int timeout_ms,
+                 const std::string& cwd) {
   std::map<std::string, std::string> full = {
       {"GPUSCOUT_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1"},
       {"GPUSCOUT_CUDA_LIBRARY", "/nonexistent/libcuda.so.1"},
       {"GPUSCOUT_SYSROOT", "<unset>"},
+      {"VIRTUAL_ENV", "<unset>"},
+      {"CONDA_PREFIX", "<unset>"},
       {"NO_COLOR", "1"},
       // bench keeps its last result for report: never in the developer's home folder.
       {"GPUSCOUT_STATE_DIR", "/tmp/gpuscout-e2e-state-" + std::to_string(::getpid())},
@@ -35,6 +38,10 @@ Run run_gpuscout(const std::vector<std::string>& args, std::map<std::string, std
   for (auto& [k, v] : env) full[k] = v;
   // os::run has no "unset"; run through env(1) -u so the child really lacks the variable.
   std::vector<std::string> argv = {"env"};
+  if (!cwd.empty()) {
+    argv.push_back("-C");
+    argv.push_back(cwd);
+  }
   std::map<std::string, std::string> set;
   for (auto& [k, v] : full) {
     if (v == "<unset>") {

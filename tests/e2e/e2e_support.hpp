@@ -19,10 +19,11 @@ struct Run {
 
 /// Runs GPUSCOUT_BIN with args. The environment is the test's, plus `env` (a value of "<unset>" removes
 /// the variable). By default the driver libraries are pointed at paths that do not exist
-/// (GPUSCOUT_NVML_LIBRARY, GPUSCOUT_CUDA_LIBRARY), GPUSCOUT_SYSROOT is removed and --no-python behaviour is
-/// not forced; pass entries in `env` to override.
+/// (GPUSCOUT_NVML_LIBRARY, GPUSCOUT_CUDA_LIBRARY), GPUSCOUT_SYSROOT, VIRTUAL_ENV and CONDA_PREFIX (the developer's
+/// active environments) are removed and --no-python behaviour is not forced; pass entries in `env` to override.
+/// `cwd`, when given, is the working directory gpuscout runs in.
 Run run_gpuscout(const std::vector<std::string>& args, std::map<std::string, std::string> env = {},
-                 int timeout_ms = 60000);
+                 int timeout_ms = 60000, const std::string& cwd = "");
 
 /// Environment for the fake drivers with a scenario file from tests/fakes/scenarios ("rtx4090" -> rtx4090.json).
 std::map<std::string, std::string> fake_driver_env(const std::string& scenario, bool old_driver = false);

@@ -321,3 +321,71 @@ TEST(TorchChoiceRows, BadTableCellsAreSkippedNotDereferenced) {
   ASSERT_EQ(fits.size(), 1u);
   EXPECT_EQ(fits[0]->cuda, "12.6");
 }
+
+namespace {
+
+/// A machine whose chosen Python (PATH's) has no torch.
+Inventory python_without_torch(const std::string& version) {
+  Inventory inv = working_machine();
+  inv.python.probed = true;
+  inv.python.executable = "/home/u/.pyenv/versions/" + version + "/bin/python";
+  inv.python.version = version;
+  inv.python.selected_by = "PATH";
+  return inv;
+}
+
+}  // namespace
+
+TEST(RulesPython, TorchMissingNamesTheInterpreterAndTheOthersThatHaveTorch) {
+  Inventory inv = python_without_torch("3.12.3");
+  auto alone = run(inv);
+  const Finding* f = find(alone, "torch-missing");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->message.find("/home/u/.pyenv/versions/3.12.3/bin/python (chosen from PATH)"), std::string::npos)
+      << f->message;
+  EXPECT_EQ(f->message.find("has torch"), std::string::npos) << f->message;
+
+  inv.python.others.push_back(OtherPython{"/usr/bin/python3", "3.11.2", "2.5.1+cu121", "12.1"});
+  auto with_other = run(inv);
+  f = find(with_other, "torch-missing");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->message.find("/usr/bin/python3 has torch 2.5.1+cu121"), std::string::npos) << f->message;
+  EXPECT_NE(f->fix.find("gpuscout --python /usr/bin/python3"), std::string::npos) << f->fix;
+  EXPECT_NE(f->fix.find(make_context(inv).torch_choice.command), std::string::npos) << f->fix;
+}
+
+TEST(RulesPython, AnInterpreterOlderThanTheNewestReleaseSupportsIsTooOld) {
+  const auto floor = make_context(python_without_torch("2.7.18")).python.floor;
+  ASSERT_TRUE(floor.has_value()) << "data/torch_builds.csv gives the newest release's python_min";
+  for (const std::string version : {"2.7.18", "3.6.15"}) {
+    const auto e = run(python_without_torch(version));
+    const Finding* f = find(e, "python-too-old");
+    ASSERT_NE(f, nullptr) << version;
+    EXPECT_NE(f->message.find("Python " + version + " is too old for PyTorch"), std::string::npos) << f->message;
+    EXPECT_NE(f->fix.find("Install Python " + *floor + " or newer"), std::string::npos) << f->fix;
+    EXPECT_EQ(find(e, "torch-missing"), nullptr) << "one finding for one cause";
+  }
+  // The floor itself is new enough: torch is only missing.
+  const auto at_floor = run(python_without_torch(*floor + ".0"));
+  EXPECT_EQ(find(at_floor, "python-too-old"), nullptr);
+  EXPECT_NE(find(at_floor, "torch-missing"), nullptr);
+}
+
+TEST(RulesPython, AnOldPythonWithAWorkingTorchIsLeftAlone) {
+  Inventory inv = with_torch(python_without_torch("3.8.18"), "2.4.1+cu121", "12.1", true);
+  inv.python.torch_installed = true;
+  EXPECT_EQ(find(run(inv), "python-too-old"), nullptr);
+}
+
+TEST(RulesPython, NoInterpreterFoundStillNamesTheOthers) {
+  Inventory inv = working_machine();
+  inv.python.probed = true;
+  inv.python.selected_by = "GPUSCOUT_PYTHON";
+  inv.python.error = ProbeError{"python", "/opt/missing/python3", "not found in PATH", std::nullopt};
+  inv.python.others.push_back(OtherPython{"/opt/conda/bin/python", "3.12.1", "2.7.1+cu128", "12.8"});
+  const auto e = run(inv);
+  const Finding* f = find(e, "python-missing");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->message.find("/opt/missing/python3 (from GPUSCOUT_PYTHON)"), std::string::npos) << f->message;
+  EXPECT_NE(f->message.find("/opt/conda/bin/python has torch 2.7.1+cu128"), std::string::npos) << f->message;
+}
