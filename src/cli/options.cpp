@@ -88,7 +88,7 @@ CLI::Option* add_python_option(CLI::App& sub, std::string& python, CLI::Option* 
         value = *found;
         return {};
       },
-      "PATH", "executable_file");
+      "", "executable_file");
   auto* option = sub.add_option("--python", python,
                                 "The Python interpreter to ask about PyTorch (default: GPUSCOUT_PYTHON, the active "
                                 "venv or conda environment, ./.venv, then python3 on PATH)")

@@ -355,7 +355,8 @@ TEST(RulesPython, TorchMissingNamesTheInterpreterAndTheOthersThatHaveTorch) {
 }
 
 TEST(RulesPython, AnInterpreterOlderThanTheNewestReleaseSupportsIsTooOld) {
-  const auto floor = make_context(python_without_torch("2.7.18")).python.floor;
+  const Inventory old = python_without_torch("2.7.18");
+  const auto floor = make_context(old).python.floor;
   ASSERT_TRUE(floor.has_value()) << "data/torch_builds.csv gives the newest release's python_min";
   for (const std::string version : {"2.7.18", "3.6.15"}) {
     const auto e = run(python_without_torch(version));
