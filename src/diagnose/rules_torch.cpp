@@ -85,6 +85,15 @@ std::string others_clause(const PythonInfo& py) {
   return parts.empty() ? std::string() : fmt::format("; {}", fmt::join(parts, ", "));
 }
 
+/// A newer Python for current PyTorch; with this one, the newest release that still has wheels for it, if any.
+std::string too_old_python_fix(const Context& c) {
+  const std::string newer = fmt::format("Install Python {} or newer for current PyTorch", *c.python.floor);
+  if (c.torch_choice.command.empty())
+    return newer + ", then run `gpuscout --python PATH` with it for the install command.";
+  return fmt::format("{}. With this Python the newest that installs is PyTorch {}: {}", newer, c.torch_choice.torch,
+                     install_step(c));
+}
+
 /// The fix: the first other interpreter with torch, when there is one, before installing.
 std::string use_other_or(const PythonInfo& py, const std::string& install) {
   if (py.others.empty()) return install;
@@ -152,7 +161,7 @@ std::vector<Note> python_too_old(const Context& c) {
   return one(fmt::format("Python {} is too old for PyTorch, whose release {} needs Python {} or newer: {}{}.",
                          *py.version, *c.python.floor_release, *c.python.floor, asked_python(py),
                          others_clause(py)),
-             use_other_or(py, fmt::format("Install Python {} or newer, then: {}", *c.python.floor, install_step(c))));
+             use_other_or(py, too_old_python_fix(c)));
 }
 
 std::vector<Note> torch_missing(const Context& c) {
