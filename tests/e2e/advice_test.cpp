@@ -8,6 +8,7 @@
 
 #include "e2e_support.hpp"
 
+using e2e::finding;
 using e2e::merge;
 using nlohmann::json;
 
@@ -19,12 +20,6 @@ json doctor_json(const std::map<std::string, std::string>& env, std::vector<std:
   const auto run = e2e::run_gpuscout(args, env);
   EXPECT_EQ(run.exit_code, 0) << run.err;
   return run.json();
-}
-
-const json* finding(const json& doc, const std::string& code) {
-  for (const auto& f : doc["verdict"]["findings"])
-    if (f["code"] == code) return &f;
-  return nullptr;
 }
 
 /// Every fix, install line and message of a verdict, as one text to search.

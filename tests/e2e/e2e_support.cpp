@@ -90,6 +90,12 @@ std::map<std::string, std::string> merge(std::initializer_list<std::map<std::str
   return out;
 }
 
+const nlohmann::json* finding(const nlohmann::json& doc, const std::string& code) {
+  for (const auto& f : doc["verdict"]["findings"])
+    if (f["code"] == code) return &f;
+  return nullptr;
+}
+
 std::string temp_dir() {
   static std::vector<std::filesystem::path> made;
   static const bool registered = [] {

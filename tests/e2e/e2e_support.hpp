@@ -34,6 +34,9 @@ std::map<std::string, std::string> sysroot_env(const std::string& name);
 /// Merges environment maps (later ones win).
 std::map<std::string, std::string> merge(std::initializer_list<std::map<std::string, std::string>> parts);
 
+/// The finding of `code` in a doctor --json document's verdict, or null.
+const nlohmann::json* finding(const nlohmann::json& doc, const std::string& code);
+
 /// A fresh temporary directory, removed at process exit.
 std::string temp_dir();
 

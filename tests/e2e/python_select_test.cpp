@@ -14,6 +14,7 @@
 #include "e2e_support.hpp"
 #include "os/process.hpp"
 
+using e2e::finding;
 using e2e::merge;
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -86,12 +87,6 @@ json info(const std::map<std::string, std::string>& env, const std::string& cwd 
   const auto run = e2e::run_gpuscout(args, env, 120000, cwd);
   EXPECT_EQ(run.exit_code, 0) << run.err;
   return run.json();
-}
-
-const json* finding(const json& doc, const std::string& code) {
-  for (const auto& f : doc["verdict"]["findings"])
-    if (f["code"] == code) return &f;
-  return nullptr;
 }
 
 bool lists_other(const json& python, const std::string& exe) {
