@@ -33,6 +33,11 @@ Functions resolve(const SymbolLookup& l) {
   f.device_memory_info.resolve(l, {"nvmlDeviceGetMemoryInfo"});
   f.device_cuda_compute_capability.resolve(l, {"nvmlDeviceGetCudaComputeCapability"});
   f.device_temperature.resolve(l, {"nvmlDeviceGetTemperature"});
+  f.device_temperature_v.resolve(l, {"nvmlDeviceGetTemperatureV"});
+  f.device_field_values.resolve(l, {"nvmlDeviceGetFieldValues"});
+  f.device_set_cpu_affinity.resolve(l, {"nvmlDeviceSetCpuAffinity"});
+  f.device_clear_cpu_affinity.resolve(l, {"nvmlDeviceClearCpuAffinity"});
+  f.device_cpu_affinity.resolve(l, {"nvmlDeviceGetCpuAffinity"});
   f.device_clock_info.resolve(l, {"nvmlDeviceGetClockInfo"});
   f.device_max_clock_info.resolve(l, {"nvmlDeviceGetMaxClockInfo"});
   f.device_power_usage.resolve(l, {"nvmlDeviceGetPowerUsage"});

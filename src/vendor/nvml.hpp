@@ -29,6 +29,10 @@ struct Functions {
   EntryPoint<Return(Device, Memory*)> device_memory_info;
   EntryPoint<Return(Device, int*, int*)> device_cuda_compute_capability;
   EntryPoint<Return(Device, unsigned, unsigned*)> device_temperature, device_clock_info, device_max_clock_info;
+  EntryPoint<Return(Device, Temperature*)> device_temperature_v;   ///< nvmlDeviceGetTemperatureV (CUDA 13.0+)
+  EntryPoint<Return(Device, int, FieldValue*)> device_field_values;
+  EntryPoint<Return(Device)> device_set_cpu_affinity, device_clear_cpu_affinity;
+  EntryPoint<Return(Device, unsigned, unsigned long*)> device_cpu_affinity;  ///< CPU mask words, 64 CPUs each
   EntryPoint<Return(Device, unsigned*)> device_power_usage, device_enforced_power_limit, device_memory_bus_width,
       device_curr_pcie_link_generation, device_curr_pcie_link_width, device_max_pcie_link_generation,
       device_gpu_max_pcie_link_generation, device_max_pcie_link_width;
