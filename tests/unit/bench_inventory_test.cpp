@@ -170,6 +170,9 @@ TEST(BenchGpuWire, RoundTripKeepsEveryField) {
   g.h2d_pinned = TransferRecord{"h2d_pinned", 0, 1 << 20, {}, 25.0, true, ""};
   g.telemetry.throttle_reasons = 0x44;
   g.telemetry.pcie_gen_under_load = 4;
+  g.telemetry.power_method = "instant";
+  g.power_capped = true;
+  g.host_cpus_bound = true;
   g.notes = {"a note"};
   s.gpus.push_back(g);
   const auto back = gpu_section_from_wire(gpu_section_to_wire(s));
@@ -188,6 +191,9 @@ TEST(BenchGpuWire, RoundTripKeepsEveryField) {
   EXPECT_FALSE(b.copy);
   EXPECT_EQ(b.telemetry.throttle_reasons, 0x44u);
   EXPECT_EQ(b.telemetry.pcie_gen_under_load, 4);
+  EXPECT_EQ(b.telemetry.power_method, "instant");
+  EXPECT_TRUE(b.power_capped);
+  EXPECT_TRUE(b.host_cpus_bound);
   EXPECT_EQ(back->status.plugin_path, "/x/libgpuscout-cuda.so");
   EXPECT_FALSE(gpu_section_from_wire("{\"status\": 5"));
 }
