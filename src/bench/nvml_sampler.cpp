@@ -39,19 +39,6 @@ std::optional<uint32_t> power_instant_mw(const vendor::nvml::Functions& f, vendo
   }
 }
 
-std::optional<int> temperature_c(const vendor::nvml::Functions& f, vendor::nvml::Device device) {
-  if (f.device_temperature_v) {
-    nvml::Temperature t{nvml::kTemperatureV1Version, nvml::TEMPERATURE_GPU, 0};
-    if (f.device_temperature_v(device, &t) == nvml::SUCCESS && t.temperature > -100 && t.temperature < 300)
-      return t.temperature;
-    return std::nullopt;
-  }
-  unsigned v = 0;
-  if (f.device_temperature && f.device_temperature(device, nvml::TEMPERATURE_GPU, &v) == nvml::SUCCESS && v < 300)
-    return static_cast<int>(v);
-  return std::nullopt;
-}
-
 bool NvmlSampler::bind_calling_thread() {
   const auto& f = nvml_->functions();
   return f.device_set_cpu_affinity && f.device_set_cpu_affinity(device_) == nvml::SUCCESS;
@@ -116,7 +103,7 @@ NvmlSample NvmlSampler::read_one(double t) const {
   s.power_mw = power_instant_mw(f, device_);
   s.power_instant = s.power_mw.has_value();
   if (!s.power_mw && f.device_power_usage && f.device_power_usage(device_, &v) == nvml::SUCCESS) s.power_mw = v;
-  s.temperature_c = temperature_c(f, device_);
+  if (int c = 0; nvml::gpu_temperature_c(f, device_, c) == nvml::SUCCESS) s.temperature_c = c;
   unsigned long long bits = 0;
   if (f.device_clocks_event_reasons && f.device_clocks_event_reasons(device_, &bits) == nvml::SUCCESS)
     s.throttle_reasons = bits;

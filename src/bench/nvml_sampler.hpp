@@ -43,8 +43,6 @@ std::vector<std::string> throttle_reason_names(uint64_t bits);
 
 /// The board's instantaneous power (field NVML_FI_DEV_POWER_INSTANT), or nullopt where the driver lacks it.
 std::optional<uint32_t> power_instant_mw(const vendor::nvml::Functions& f, vendor::nvml::Device device);
-/// The GPU temperature through nvmlDeviceGetTemperatureV, else the deprecated nvmlDeviceGetTemperature.
-std::optional<int> temperature_c(const vendor::nvml::Functions& f, vendor::nvml::Device device);
 
 class NvmlSampler {
  public:

@@ -99,7 +99,11 @@ void read_memory(const DeviceCalls& call, Gpu& gpu) {
 void read_state(const DeviceCalls& call, Gpu& gpu) {
   const auto& fn = call.fn;
   unsigned v = 0;
-  if (call(fn.device_temperature, nvml::TEMPERATURE_GPU, &v)) gpu.temperature_c = static_cast<int>(v);
+  int celsius = 0;
+  const char* used = "";
+  const Return t = nvml::gpu_temperature_c(fn, call.dev, celsius, &used);
+  if (t == nvml::SUCCESS) gpu.temperature_c = celsius;
+  else if (t != nvml::ERROR_FUNCTION_NOT_FOUND) gpu.errors.push_back(ProbeError{"nvml", used, fn.describe(t), t});
   if (call(fn.device_power_usage, &v)) gpu.power_draw_mw = v;
   if (call(fn.device_enforced_power_limit, &v)) gpu.power_limit_mw = v;
   nvml::Utilization util{};

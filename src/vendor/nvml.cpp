@@ -57,6 +57,26 @@ Functions resolve(const SymbolLookup& l) {
   return f;
 }
 
+Return gpu_temperature_c(const Functions& f, Device device, int& celsius, const char** used) {
+  Return r = ERROR_FUNCTION_NOT_FOUND;
+  int value = 0;
+  if (f.device_temperature_v) {
+    if (used) *used = f.device_temperature_v.name;
+    Temperature t{kTemperatureV1Version, TEMPERATURE_GPU, 0};
+    r = f.device_temperature_v(device, &t);
+    value = t.temperature;
+  } else if (f.device_temperature) {
+    if (used) *used = f.device_temperature.name;
+    unsigned v = 0;
+    r = f.device_temperature(device, TEMPERATURE_GPU, &v);
+    value = v < 1000 ? static_cast<int>(v) : 1000;
+  }
+  if (r != SUCCESS) return r;
+  if (value < -100 || value > 300) return ERROR_UNKNOWN;
+  celsius = value;
+  return SUCCESS;
+}
+
 Result<Library> Library::open() {
   auto library = open_library("GPUSCOUT_NVML_LIBRARY", "libnvidia-ml.so.1");
   if (!library) return std::unexpected(library.error());

@@ -45,6 +45,12 @@ struct Functions {
   std::string describe(Return status) const;
 };
 
+/// The GPU's temperature in degrees C through nvmlDeviceGetTemperatureV, else (drivers before it) the deprecated
+/// nvmlDeviceGetTemperature; ERROR_FUNCTION_NOT_FOUND when the library has neither. `used`, when given, is set to
+/// the name of the entry point that answered, for the caller's error record. A reading outside -100..300 C is
+/// refused as ERROR_UNKNOWN.
+Return gpu_temperature_c(const Functions& f, Device device, int& celsius, const char** used = nullptr);
+
 /// Fills a table from a library's symbols (tests pass a lookup that records the names asked for).
 Functions resolve(const SymbolLookup& lookup);
 
