@@ -152,6 +152,24 @@ TEST(BenchGpuIdentity, TakenFromTheInventoryByBusId) {
   EXPECT_EQ(r.l2_bytes, 72u << 20);  // the inventory does not know it: the plugin's figure stays
 }
 
+// A MIG slice shares its card's PCI bus id: the Inventory's entry there is the whole card, so the slice keeps the
+// name, SMs and memory CUDA gave it (and is then compared with its share of the card, not the whole card).
+TEST(BenchGpuIdentity, MigSliceKeepsItsOwnIdentity) {
+  Gpu card;
+  card.pci_bus_id = "0000:9a:00.0";
+  card.name = "NVIDIA H200";
+  card.sm_count = 132;
+  card.memory_total_bytes = 150754820096ull;
+  GpuResult slice;
+  slice.name = "NVIDIA H200 MIG 1g.18gb";
+  slice.sm_count = 16;
+  slice.memory_total_bytes = 17'716'740'096ull;
+  take_identity(slice, card);
+  EXPECT_EQ(slice.name, "NVIDIA H200 MIG 1g.18gb");
+  EXPECT_EQ(slice.sm_count, 16);
+  EXPECT_EQ(slice.memory_total_bytes, 17'716'740'096ull);
+}
+
 TEST(BenchGpuWire, RoundTripKeepsEveryField) {
   GpuSection s;
   s.status.requested = s.status.available = true;
