@@ -5,9 +5,11 @@
  * gpuscout_cuda_plugin_get(). Plain C types only, so the two sides may be built by different compilers.
  * Any change to a struct or a function below bumps GPUSCOUT_CUDA_PLUGIN_ABI.
  *
- * Timing method (shared with the CPU benchmarks): `warmup` runs are excluded (the first one's time is
- * returned apart as first_call_s), then the call repeats until it has min_repeats samples and budget_s of
- * measured time, or max_repeats samples; each sample is one call timed with CUDA events, in seconds.
+ * Timing method: `warmup` runs (at least 2) are excluded (the first one's time is returned apart as
+ * first_call_s), then samples are taken until there are min_repeats of them and budget_s of measured time, or
+ * max_repeats. Each sample is several back-to-back calls (about 10 ms' worth, 1 to 128) between one pair of CUDA
+ * events, queued behind a latch kernel the host releases once the sample is queued (so launch cost stays out),
+ * after an L2 flush; samples_s holds the mean seconds per call of each sample (docs/bench.md, "GPU timing").
  * The host computes median and spread from the samples. Units are in the names. */
 #ifndef GPUSCOUT_CUDA_PLUGIN_H
 #define GPUSCOUT_CUDA_PLUGIN_H

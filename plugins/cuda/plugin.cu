@@ -8,15 +8,18 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <set>
 #include <vector>
 
 #include "gpuscout_cuda_plugin.h"
+#include "plugin_rules.h"
 
 #define EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -217,41 +220,143 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// Runs `call` per the method: warm-ups (the first timed on the host clock, set-up included), then samples
-// timed with events until min_repeats and budget_s, or max_repeats. Returns a status.
+// Holds the stream until the host has queued a whole sample (nvbandwidth's latch, triton do_bench's busy stream):
+// the start event then fires only once every call of the sample waits behind it, so the host's launch cost is
+// never inside the measured time. The bound (about a second) keeps a lost release from hanging the run.
+__global__ void hold_kernel(const volatile int* release, long long max_cycles) {
+  const long long t0 = clock64();
+  while (*release == 0 && clock64() - t0 < max_cycles) {
+  }
+}
+
+struct Latch {
+  int* host = nullptr;
+  int* device = nullptr;
+  Latch() {
+    if (cudaHostAlloc(reinterpret_cast<void**>(&host), sizeof(int), cudaHostAllocMapped) != cudaSuccess) {
+      host = nullptr;
+      cudaGetLastError();
+      return;
+    }
+    *host = 0;
+    if (cudaHostGetDevicePointer(reinterpret_cast<void**>(&device), host, 0) != cudaSuccess) {
+      device = nullptr;
+      cudaGetLastError();
+    }
+  }
+  ~Latch() {
+    if (host) cudaFreeHost(host);
+  }
+  Latch(const Latch&) = delete;
+  Latch& operator=(const Latch&) = delete;
+  bool usable() const { return device != nullptr; }
+  void hold(cudaStream_t s) {
+    *reinterpret_cast<volatile int*>(host) = 0;
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    hold_kernel<<<1, 1, 0, s>>>(device, 1ll << 31);
+  }
+  void release() {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    *reinterpret_cast<volatile int*>(host) = 1;
+  }
+};
+
+// Evicts L2 between samples (triton do_bench zeroes a buffer larger than the cache), so a sample never starts
+// with the previous one's data cached. Twice the L2, at least 32 MiB; none when the memory is short.
+struct L2Flush {
+  DeviceBuffer buffer;
+  size_t bytes = 0;
+  explicit L2Flush(size_t l2_bytes) {
+    const size_t want = std::max<size_t>(2 * l2_bytes, size_t{32} << 20);
+    if (buffer.alloc(want) == cudaSuccess) bytes = want;
+    else cudaGetLastError();
+  }
+  void run(cudaStream_t s, int sample) {
+    if (bytes) cudaMemsetAsync(buffer.ptr, sample & 0xff, bytes, s);
+  }
+};
+
+size_t device_l2_bytes() {
+  int device = 0, l2 = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device) != cudaSuccess)
+    return 0;
+  return static_cast<size_t>(l2);
+}
+
+// A sample lasts about this long (many back-to-back calls for a fast one), at most kMaxCallsPerSample calls: the
+// launch queue holds about a thousand entries and everything of a sample is queued behind the latch.
+constexpr double kSampleTargetS = 0.01;
+constexpr int kMaxCallsPerSample = 128;
+
+struct TimingOut {
+  double* first_call_s;
+  int* n_samples;
+  double* samples;
+  char* error;
+  size_t error_len;
+};
+
+// Warm-ups: the first timed on the host clock (set-up included, what a naive first call pays), the last timed
+// with events to size the samples.
 template <typename Call>
-int time_calls(const gpuscout_method* method, cudaStream_t stream, Call call, double* first_call_s, int* n_samples,
-               double* samples, char* error, size_t error_len) {
-  Events ev;
-  *n_samples = 0;
-  for (int w = 0; w < std::max(1, method->warmup); ++w) {
+int warm_up(const gpuscout_method* method, cudaStream_t stream, Call& call, Events& ev, double* call_s,
+            const TimingOut& out) {
+  const int warmups = std::max(2, method->warmup);
+  for (int w = 0; w < warmups; ++w) {
     if (stop_requested()) return GPUSCOUT_STOPPED;
     const auto t0 = std::chrono::steady_clock::now();
+    if (w == warmups - 1) cudaEventRecord(ev.start, stream);
     if (!call(w)) return GPUSCOUT_FAILED;
+    if (w == warmups - 1) cudaEventRecord(ev.stop, stream);
     cudaError_t e = cudaStreamSynchronize(stream);
     if (e != cudaSuccess) {
-      set_text(error, error_len, "warm-up: %s", cudaGetErrorString(e));
+      set_text(out.error, out.error_len, "warm-up: %s", cudaGetErrorString(e));
       return GPUSCOUT_FAILED;
     }
-    if (w == 0) *first_call_s = seconds_since(t0);
+    if (w == 0) *out.first_call_s = seconds_since(t0);
   }
+  float ms = 0;
+  cudaEventElapsedTime(&ms, ev.start, ev.stop);
+  *call_s = ms / 1e3;
+  return GPUSCOUT_OK;
+}
+
+// Runs `call` per the method: warm-ups, then samples until min_repeats and budget_s, or max_repeats. Each sample
+// is `calls` back-to-back calls between one event pair (cuda-samples' method), queued behind the latch when
+// `latched` (a pageable copy blocks the host, so it cannot be queued behind one), after an L2 flush; the sample
+// is the mean time per call. Returns a status.
+template <typename Call>
+int time_calls(const gpuscout_method* method, cudaStream_t stream, bool latched, Call call, const TimingOut& out) {
+  Events ev;
+  *out.n_samples = 0;
+  double call_s = 0;
+  if (int st = warm_up(method, stream, call, ev, &call_s, out); st != GPUSCOUT_OK) return st;
+  const int calls = gpuscout_plugin::calls_per_sample(call_s, kSampleTargetS, kMaxCallsPerSample);
+  Latch latch;
+  L2Flush flush(device_l2_bytes());
+  const bool hold = latched && latch.usable();
   const int max_repeats = std::clamp(method->max_repeats, 1, GPUSCOUT_PLUGIN_MAX_SAMPLES);
   double total = 0;
-  int iteration = 0;
-  while (*n_samples < max_repeats) {
-    if (*n_samples >= method->min_repeats && total >= method->budget_s) break;
+  int iteration = 1000;  // after the warm-ups' input sets
+  while (*out.n_samples < max_repeats) {
+    if (*out.n_samples >= method->min_repeats && total >= method->budget_s) break;
     if (stop_requested()) return GPUSCOUT_STOPPED;
+    flush.run(stream, *out.n_samples);
+    if (hold) latch.hold(stream);
     cudaEventRecord(ev.start, stream);
-    if (!call(++iteration)) return GPUSCOUT_FAILED;
+    bool ok = true;
+    for (int c = 0; ok && c < calls; ++c) ok = call(++iteration);
     cudaEventRecord(ev.stop, stream);
+    if (hold) latch.release();
     cudaError_t e = cudaEventSynchronize(ev.stop);
+    if (!ok) return GPUSCOUT_FAILED;
     if (e != cudaSuccess) {
-      set_text(error, error_len, "timed run: %s", cudaGetErrorString(e));
+      set_text(out.error, out.error_len, "timed run: %s", cudaGetErrorString(e));
       return GPUSCOUT_FAILED;
     }
     float ms = 0;
     cudaEventElapsedTime(&ms, ev.start, ev.stop);
-    samples[(*n_samples)++] = ms / 1e3;
+    out.samples[(*out.n_samples)++] = ms / 1e3 / calls;
     total += ms / 1e3;
   }
   return GPUSCOUT_OK;
@@ -332,6 +437,9 @@ struct LtGemm {
     const cublasOperation_t t = CUBLAS_OP_T, nt = CUBLAS_OP_N;
     cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &t, sizeof t);
     cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &nt, sizeof nt);
+    // Full fp32 accumulation: fast accumulation (faster, less accurate on long sums) is left off on purpose.
+    const int8_t fast_accumulate = 0;
+    cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast_accumulate, sizeof fast_accumulate);
     if ((st = cublasLtMatrixLayoutCreate(&a, CUDA_R_8F_E4M3, n, n, n)) != CUBLAS_STATUS_SUCCESS) return st;
     if ((st = cublasLtMatrixLayoutCreate(&b, CUDA_R_8F_E4M3, n, n, n)) != CUBLAS_STATUS_SUCCESS) return st;
     if ((st = cublasLtMatrixLayoutCreate(&c, CUDA_R_16BF, n, n, n)) != CUBLAS_STATUS_SUCCESS) return st;
@@ -346,7 +454,7 @@ struct LtGemm {
   }
 };
 
-size_t round_down(size_t v, size_t m) { return std::max(m, v / m * m); }
+using gpuscout_plugin::round_down;
 
 }  // namespace
 
@@ -368,7 +476,8 @@ int plugin_init(int (*should_stop)(void), char* err, size_t err_len) {
              e != cudaSuccess ? cudaGetErrorString(e) : "no driver");
     return GPUSCOUT_FAILED;
   }
-  if (driver < CUDART_VERSION) {
+  // Minor-version compatibility: a CUDA 13.x build runs on any CUDA 13.0 driver (R580 or newer).
+  if (!gpuscout_plugin::driver_runs_runtime(driver, CUDART_VERSION)) {
     set_text(err, err_len, "the driver supports CUDA %d.%d but this plugin was built with CUDA %d.%d: update the driver",
              driver / 1000, (driver % 1000) / 10, CUDART_VERSION / 1000, (CUDART_VERSION % 1000) / 10);
     return GPUSCOUT_FAILED;
@@ -425,6 +534,123 @@ int plugin_device_info(int device, gpuscout_device_info* out, char* err, size_t 
   return GPUSCOUT_OK;
 }
 
+// The GEMM's buffers: rotating input sets (so that small problems are not served from L2) and C.
+struct GemmBuffers {
+  std::vector<DeviceBuffer> as, bs;
+  DeviceBuffer c;
+  size_t nn = 0;
+  // Allocates for `shape`, shrinking it after an out-of-memory (plugin_rules.h: allocate_gemm).
+  bool allocate(gpuscout_plugin::GemmShape& shape, bool fp8, const GemmTypes& t) {
+    return gpuscout_plugin::allocate_gemm(shape, fp8, [&](size_t elements, int sets) {
+      as.clear();
+      bs.clear();
+      c.reset();
+      as.resize(sets);
+      bs.resize(sets);
+      bool ok = c.alloc(elements * t.out_size) == cudaSuccess;
+      for (int s = 0; ok && s < sets; ++s)
+        ok = as[s].alloc(elements * t.in_size) == cudaSuccess && bs[s].alloc(elements * t.in_size) == cudaSuccess;
+      if (!ok) cudaGetLastError();  // clear the out-of-memory error
+      nn = ok ? elements : 0;
+      return ok;
+    });
+  }
+};
+
+// Compares 64 sampled entries of C with an fp64 reference computed on the GPU from the same inputs. Every copy is
+// ordered on `stream`, the stream the reference kernel runs on (the legacy stream does not order a non-blocking one).
+void check_gemm(int dtype, const GemmBuffers& buf, int set, int n, cudaStream_t stream, gpuscout_gemm_result* out) {
+  constexpr int samples = 64;
+  std::vector<int> is(samples), js(samples);
+  uint64_t state = 0x5eed;
+  for (int k = 0; k < samples; ++k) {
+    is[k] = static_cast<int>(splitmix64(state++) % static_cast<uint64_t>(n));
+    js[k] = static_cast<int>(splitmix64(state++) % static_cast<uint64_t>(n));
+  }
+  DeviceBuffer d_is, d_js, d_ref, d_mag, d_got;
+  if (d_is.alloc(samples * sizeof(int)) != cudaSuccess || d_js.alloc(samples * sizeof(int)) != cudaSuccess ||
+      d_ref.alloc(samples * sizeof(double)) != cudaSuccess || d_mag.alloc(samples * sizeof(double)) != cudaSuccess ||
+      d_got.alloc(samples * sizeof(double)) != cudaSuccess)
+    return;
+  cudaMemcpyAsync(d_is.ptr, is.data(), samples * sizeof(int), cudaMemcpyHostToDevice, stream);
+  cudaMemcpyAsync(d_js.ptr, js.data(), samples * sizeof(int), cudaMemcpyHostToDevice, stream);
+  launch_reference(dtype, buf.as[set].ptr, buf.bs[set].ptr, buf.c.ptr, n, dtype == GPUSCOUT_DTYPE_FP8 ? 1 : 0,
+                   static_cast<int*>(d_is.ptr), static_cast<int*>(d_js.ptr), samples, static_cast<double*>(d_ref.ptr),
+                   static_cast<double*>(d_mag.ptr), static_cast<double*>(d_got.ptr), stream);
+  std::vector<double> ref(samples), mag(samples), got(samples);
+  cudaMemcpyAsync(ref.data(), d_ref.ptr, samples * sizeof(double), cudaMemcpyDeviceToHost, stream);
+  cudaMemcpyAsync(mag.data(), d_mag.ptr, samples * sizeof(double), cudaMemcpyDeviceToHost, stream);
+  cudaMemcpyAsync(got.data(), d_got.ptr, samples * sizeof(double), cudaMemcpyDeviceToHost, stream);
+  if (cudaStreamSynchronize(stream) != cudaSuccess) return;
+  double worst = 0;
+  for (int k = 0; k < samples; ++k) {
+    const double err = std::fabs(got[k] - ref[k]) / std::max(mag[k], 1e-300);
+    worst = std::max(worst, std::isfinite(err) ? err : INFINITY);
+  }
+  out->rel_error = worst;
+  out->checked = samples;
+}
+
+// nullptr when the device can run this precision, else why not.
+const char* unsupported_reason(int dtype, int cc) {
+  if (dtype == GPUSCOUT_DTYPE_FP8 && cc < 89) return "fp8 needs compute capability 8.9 or newer";
+  if (dtype == GPUSCOUT_DTYPE_BF16 && cc < 80) return "bf16 needs compute capability 8.0 or newer";
+  if (dtype == GPUSCOUT_DTYPE_TF32 && cc < 80) return "tf32 needs compute capability 8.0 or newer";
+  return nullptr;
+}
+
+// The cuBLAS (or, for fp8, cuBLASLt) handle, created inside the first warm-up call: what a naive first call pays.
+struct GemmRunner {
+  int dtype;
+  int n;
+  GemmTypes t;
+  GemmBuffers* buf;
+  cudaStream_t stream;
+  gpuscout_gemm_result* out;
+  cublasHandle_t handle = nullptr;
+  LtGemm lt;
+  bool setup_done = false;
+  int last_set = 0;
+  GemmRunner(int dtype_, int n_, GemmTypes t_, GemmBuffers* buf_, cudaStream_t stream_, gpuscout_gemm_result* out_)
+      : dtype(dtype_), n(n_), t(t_), buf(buf_), stream(stream_), out(out_) {}
+  GemmRunner(const GemmRunner&) = delete;
+  GemmRunner& operator=(const GemmRunner&) = delete;
+  ~GemmRunner() {
+    if (handle) cublasDestroy(handle);
+  }
+  bool fp8() const { return dtype == GPUSCOUT_DTYPE_FP8; }
+  bool fail(const char* what, cublasStatus_t st) {
+    set_text(out->error, sizeof out->error, "%s: %s", what, cublas_text(st));
+    return false;
+  }
+  bool setup() {
+    setup_done = true;
+    if (fp8()) {
+      const cublasStatus_t st = lt.setup(n);
+      return st == CUBLAS_STATUS_SUCCESS || fail("cuBLASLt fp8 set-up", st);
+    }
+    const cublasStatus_t st = cublasCreate(&handle);
+    if (st != CUBLAS_STATUS_SUCCESS) return fail("cublasCreate", st);
+    cublasSetStream(handle, stream);
+    cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH);  // TF32 only when the compute type asks for it
+    return true;
+  }
+  bool operator()(int iteration) {
+    if (!setup_done && !setup()) return false;
+    const int s = iteration % static_cast<int>(buf->as.size());
+    last_set = s;
+    const float alpha = 1.0f, beta = 0.0f;
+    cublasStatus_t st;
+    if (fp8())
+      st = cublasLtMatmul(lt.lt, lt.desc, &alpha, buf->as[s].ptr, lt.a, buf->bs[s].ptr, lt.b, &beta, buf->c.ptr, lt.c,
+                          buf->c.ptr, lt.c, &lt.heuristic.algo, lt.workspace.ptr, lt.workspace_bytes, stream);
+    else
+      st = cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, buf->as[s].ptr, t.in, n, buf->bs[s].ptr,
+                        t.in, n, &beta, buf->c.ptr, t.out, n, t.compute, CUBLAS_GEMM_DEFAULT);
+    return st == CUBLAS_STATUS_SUCCESS || fail(fp8() ? "cublasLtMatmul" : "cublasGemmEx", st);
+  }
+};
+
 int plugin_gemm(int device, int dtype, int n_asked, const gpuscout_method* method, gpuscout_gemm_result* out) {
   std::memset(out, 0, sizeof *out);
   out->n = n_asked;
@@ -435,147 +661,42 @@ int plugin_gemm(int device, int dtype, int n_asked, const gpuscout_method* metho
   g_used_devices.insert(device);
   cudaDeviceProp p{};
   cudaGetDeviceProperties(&p, device);
-  const int cc = p.major * 10 + p.minor;
-  if (dtype == GPUSCOUT_DTYPE_FP8 && cc < 89) {
-    set_text(out->note, sizeof out->note, "fp8 needs compute capability 8.9 or newer (this GPU is %d.%d)", p.major, p.minor);
-    return out->status = GPUSCOUT_UNSUPPORTED;
-  }
-  if ((dtype == GPUSCOUT_DTYPE_BF16 || dtype == GPUSCOUT_DTYPE_TF32) && cc < 80) {
-    set_text(out->note, sizeof out->note, "%s needs compute capability 8.0 or newer (this GPU is %d.%d)",
-             dtype == GPUSCOUT_DTYPE_BF16 ? "bf16" : "tf32", p.major, p.minor);
+  if (const char* why = unsupported_reason(dtype, p.major * 10 + p.minor)) {
+    set_text(out->note, sizeof out->note, "%s (this GPU is %d.%d)", why, p.major, p.minor);
     return out->status = GPUSCOUT_UNSUPPORTED;
   }
   const GemmTypes t = gemm_types(dtype);
-  // Rotating input sets so that small problems are not served from L2: inputs of all sets >= 3 x L2.
-  auto plan_bytes = [&](int n, int sets) {
-    const size_t nn = static_cast<size_t>(n) * n;
-    return static_cast<size_t>(sets) * 2 * nn * t.in_size + nn * t.out_size + (64u << 20);
-  };
-  int n = n_asked;
   const bool fp8 = dtype == GPUSCOUT_DTYPE_FP8;
-  if (fp8) n = static_cast<int>(round_down(static_cast<size_t>(n), 16));  // fp8 needs multiples of 16
   size_t free_bytes = 0, total_bytes = 0;
   cudaMemGetInfo(&free_bytes, &total_bytes);
-  while (n > 256 && plan_bytes(n, 1) > free_bytes * 9 / 10) n = static_cast<int>(round_down(static_cast<size_t>(n) * 3 / 4, 256));
-  const size_t nn = static_cast<size_t>(n) * n;
-  const size_t l2 = static_cast<size_t>(p.l2CacheSize);
-  int sets = static_cast<int>(std::clamp<size_t>((3 * l2) / std::max<size_t>(1, 2 * nn * t.in_size) + 1, 1, 8));
-  while (sets > 1 && plan_bytes(n, sets) > free_bytes * 9 / 10) --sets;
-
-  std::vector<DeviceBuffer> as(sets), bs(sets);
-  DeviceBuffer c;
-  for (;;) {
-    bool ok = c.alloc(nn * t.out_size) == cudaSuccess;
-    for (int s = 0; ok && s < sets; ++s)
-      ok = as[s].alloc(nn * t.in_size) == cudaSuccess && bs[s].alloc(nn * t.in_size) == cudaSuccess;
-    if (ok) break;
-    cudaGetLastError();  // clear the out-of-memory error
-    for (auto& b : as) b.reset();
-    for (auto& b : bs) b.reset();
-    c.reset();
-    if (sets > 1) {
-      sets = 1;
-      continue;
-    }
-    if (n <= 256) {
-      set_text(out->error, sizeof out->error, "out of GPU memory even at n=%d", n);
-      return out->status = GPUSCOUT_FAILED;
-    }
-    n = static_cast<int>(round_down(static_cast<size_t>(n) / 2, fp8 ? 16 : 256));
+  gpuscout_plugin::GemmShape shape =
+      gpuscout_plugin::plan_gemm(n_asked, fp8, free_bytes, static_cast<size_t>(p.l2CacheSize), t.in_size, t.out_size);
+  GemmBuffers buf;
+  if (!buf.allocate(shape, fp8, t)) {
+    set_text(out->error, sizeof out->error, "out of GPU memory even at n=%d", shape.n);
+    return out->status = GPUSCOUT_FAILED;
   }
-  if (n != n_asked)
-    set_text(out->note, sizeof out->note, "ran n=%d instead of %d: not enough free GPU memory", n, n_asked);
+  const int n = shape.n;
+  gpuscout_plugin::size_note(out->note, sizeof out->note, n, n_asked, fp8);
+  if (fp8) {
+    const size_t used = std::strlen(out->note);
+    set_text(out->note + used, sizeof out->note - used, "%sfp32 accumulation, fast accumulation off", used ? "; " : "");
+  }
   out->n = n;
-  as.resize(sets);
-  bs.resize(sets);
   Stream stream;
-  for (int s = 0; s < sets; ++s) {
-    fill_typed(dtype, true, as[s].ptr, nn, 1000 + 2 * s, stream.s);
-    fill_typed(dtype, true, bs[s].ptr, nn, 1001 + 2 * s, stream.s);
+  for (int s = 0; s < shape.sets; ++s) {
+    fill_typed(dtype, true, buf.as[s].ptr, buf.nn, 1000 + 2 * s, stream.s);
+    fill_typed(dtype, true, buf.bs[s].ptr, buf.nn, 1001 + 2 * s, stream.s);
   }
-  fill_typed(dtype, false, c.ptr, nn, 999, stream.s);
-  cudaError_t e = cudaStreamSynchronize(stream.s);
-  if (e != cudaSuccess) {
+  fill_typed(dtype, false, buf.c.ptr, buf.nn, 999, stream.s);
+  if (cudaError_t e = cudaStreamSynchronize(stream.s); e != cudaSuccess) {
     set_text(out->error, sizeof out->error, "filling inputs: %s", cudaGetErrorString(e));
     return out->status = GPUSCOUT_FAILED;
   }
-
-  cublasHandle_t handle = nullptr;
-  LtGemm lt;
-  const float alpha = 1.0f, beta = 0.0f;
-  bool setup_done = false;
-  cublasStatus_t last = CUBLAS_STATUS_SUCCESS;
-  auto call = [&](int iteration) -> bool {
-    if (!setup_done) {  // inside the first warm-up: what a naive first call pays
-      setup_done = true;
-      if (fp8) {
-        last = lt.setup(n);
-        if (last != CUBLAS_STATUS_SUCCESS) {
-          set_text(out->error, sizeof out->error, "cuBLASLt fp8 set-up: %s", cublas_text(last));
-          return false;
-        }
-      } else {
-        last = cublasCreate(&handle);
-        if (last != CUBLAS_STATUS_SUCCESS) {
-          set_text(out->error, sizeof out->error, "cublasCreate: %s", cublas_text(last));
-          return false;
-        }
-        cublasSetStream(handle, stream.s);
-        cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH);  // TF32 only when the compute type asks for it
-      }
-    }
-    const int s = iteration % sets;
-    if (fp8) {
-      last = cublasLtMatmul(lt.lt, lt.desc, &alpha, as[s].ptr, lt.a, bs[s].ptr, lt.b, &beta, c.ptr, lt.c, c.ptr, lt.c,
-                            &lt.heuristic.algo, lt.workspace.ptr, lt.workspace_bytes, stream.s);
-    } else {
-      last = cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, as[s].ptr, t.in, n, bs[s].ptr, t.in, n,
-                          &beta, c.ptr, t.out, n, t.compute, CUBLAS_GEMM_DEFAULT);
-    }
-    if (last != CUBLAS_STATUS_SUCCESS) {
-      set_text(out->error, sizeof out->error, "%s: %s", fp8 ? "cublasLtMatmul" : "cublasGemmEx", cublas_text(last));
-      return false;
-    }
-    return true;
-  };
-  int status = time_calls(method, stream.s, call, &out->first_call_s, &out->n_samples, out->samples_s, out->error,
-                          sizeof out->error);
-  // The last call used set (iteration % sets); check C against that set.
-  const int last_set = out->n_samples % sets;
-  if (status == GPUSCOUT_OK) {
-    const int samples = 64;
-    std::vector<int> is(samples), js(samples);
-    uint64_t state = 0x5eed;
-    for (int k = 0; k < samples; ++k) {
-      is[k] = static_cast<int>(splitmix64(state++) % static_cast<uint64_t>(n));
-      js[k] = static_cast<int>(splitmix64(state++) % static_cast<uint64_t>(n));
-    }
-    DeviceBuffer d_is, d_js, d_ref, d_mag, d_got;
-    if (d_is.alloc(samples * sizeof(int)) == cudaSuccess && d_js.alloc(samples * sizeof(int)) == cudaSuccess &&
-        d_ref.alloc(samples * sizeof(double)) == cudaSuccess && d_mag.alloc(samples * sizeof(double)) == cudaSuccess &&
-        d_got.alloc(samples * sizeof(double)) == cudaSuccess) {
-      cudaMemcpy(d_is.ptr, is.data(), samples * sizeof(int), cudaMemcpyHostToDevice);
-      cudaMemcpy(d_js.ptr, js.data(), samples * sizeof(int), cudaMemcpyHostToDevice);
-      launch_reference(dtype, as[last_set].ptr, bs[last_set].ptr, c.ptr, n, fp8 ? 1 : 0, static_cast<int*>(d_is.ptr),
-                       static_cast<int*>(d_js.ptr), samples, static_cast<double*>(d_ref.ptr),
-                       static_cast<double*>(d_mag.ptr), static_cast<double*>(d_got.ptr), stream.s);
-      std::vector<double> ref(samples), mag(samples), got(samples);
-      cudaStreamSynchronize(stream.s);
-      cudaMemcpy(ref.data(), d_ref.ptr, samples * sizeof(double), cudaMemcpyDeviceToHost);
-      cudaMemcpy(mag.data(), d_mag.ptr, samples * sizeof(double), cudaMemcpyDeviceToHost);
-      e = cudaMemcpy(got.data(), d_got.ptr, samples * sizeof(double), cudaMemcpyDeviceToHost);
-      if (e == cudaSuccess) {
-        double worst = 0;
-        for (int k = 0; k < samples; ++k) {
-          const double err = std::fabs(got[k] - ref[k]) / std::max(mag[k], 1e-300);
-          worst = std::max(worst, std::isfinite(err) ? err : INFINITY);
-        }
-        out->rel_error = worst;
-        out->checked = samples;
-      }
-    }
-  }
-  if (handle) cublasDestroy(handle);
+  GemmRunner run(dtype, n, t, &buf, stream.s, out);
+  const int status = time_calls(method, stream.s, true, std::ref(run),
+                                TimingOut{&out->first_call_s, &out->n_samples, out->samples_s, out->error, sizeof out->error});
+  if (status == GPUSCOUT_OK) check_gemm(dtype, buf, run.last_set, n, stream.s, out);
   return out->status = status;
 }
 
@@ -637,8 +758,9 @@ int plugin_copy(int device, int kind, uint64_t size_asked, const gpuscout_method
     }
     return true;
   };
-  int status = time_calls(method, stream.s, call, &out->first_call_s, &out->n_samples, out->samples_s, out->error,
-                          sizeof out->error);
+  // A pageable copy returns only once the driver has staged it, so it cannot be queued behind the latch.
+  int status = time_calls(method, stream.s, pinned || d2d, call,
+                          TimingOut{&out->first_call_s, &out->n_samples, out->samples_s, out->error, sizeof out->error});
   if (status == GPUSCOUT_OK) {
     if (d2d) {
       DeviceBuffer bad;

@@ -337,6 +337,8 @@ void read_gpu_telemetry(const Obj& o, GpuResult& g) {
     g.pcie_below_max = pcie->flag("below_max");
   }
   g.throttled = o.flag("throttled");
+  g.power_capped = o.flag("power_capped");
+  g.host_cpus_bound = o.flag("host_cpus_bound");
   const auto t = o.obj("telemetry");
   if (!t) return;
   auto& tel = g.telemetry;
@@ -344,6 +346,9 @@ void read_gpu_telemetry(const Obj& o, GpuResult& g) {
   tel.sm_clock_mhz_min = t->opt_int("sm_clock_mhz_min");
   tel.sm_clock_mhz_max = t->opt_int("sm_clock_mhz_max");
   tel.power_w_max = t->opt_num("power_w_max");
+  tel.power_method = t->opt_str("power_method").value_or("");
+  if (!tel.power_method.empty() && tel.power_method != "instant" && tel.power_method != "one-second average")
+    throw FieldError{fmt::format("field {}: '{}' is not a power method", t->at("power_method"), tel.power_method)};
   tel.power_limit_w = t->opt_num("power_limit_w");
   tel.temperature_c_max = t->opt_int("temperature_c_max");
   for (const auto& name : t->strings("throttle_reasons")) {
@@ -388,6 +393,12 @@ Speedup read_speedup(const std::optional<Obj>& o) {
   s.fp32_speedup = o->opt_num("fp32");
   s.bf16_speedup = o->opt_num("bf16_vs_cpu_fp32");
   s.eight_hours_minutes = o->opt_num("eight_cpu_hours_in_gpu_minutes");
+  s.transfer_ms = o->opt_num("transfer_ms");
+  s.gpu_fp32_with_transfers_ms = o->opt_num("gpu_fp32_with_transfers_ms");
+  s.fp32_with_transfers_speedup = o->opt_num("fp32_with_transfers");
+  s.estimate_gpu = o->opt_str("estimate_gpu");
+  s.estimate_gpu_fp32_ms = o->opt_num("estimate_gpu_fp32_ms");
+  s.estimate_fp32_speedup = o->opt_num("estimate_fp32_speedup");
   s.basis = o->str("basis");
   return s;
 }

@@ -35,6 +35,10 @@ std::optional<double> pcie_gbs(int gen, int width) {
 
 namespace {
 
+std::string share_text(double share, int of) {
+  return fmt::format("{}/{}", static_cast<int>(share * of + 0.5), of);
+}
+
 // What the catalogue row lends this device, and the note when it lends nothing.
 void note_datasheet(GpuResult& gpu, const std::optional<catalog::GpuMatch>& match) {
   if (!match) {
@@ -43,44 +47,79 @@ void note_datasheet(GpuResult& gpu, const std::optional<catalog::GpuMatch>& matc
     return;
   }
   gpu.catalog_name = match->spec->name;
-  if (match->mig_profile) {
-    gpu.notes.push_back(fmt::format("this is a MIG slice{} of a {}: the datasheet peak and bandwidth are the whole "
-                                    "card's, so they are not compared; efficiency is against the slice's own SMs "
-                                    "x clock",
-                                    match->mig_profile->empty() ? "" : " (" + *match->mig_profile + ")",
-                                    match->spec->name));
+  const auto bandwidth = match->spec->memory_bandwidth_gbs;
+  if (!match->mig_profile) {
+    if (bandwidth && *bandwidth > 0) gpu.memory_bandwidth_gbs = bandwidth;
     return;
   }
-  if (match->spec->memory_bandwidth_gbs && *match->spec->memory_bandwidth_gbs > 0)
-    gpu.memory_bandwidth_gbs = match->spec->memory_bandwidth_gbs;
+  const std::string profile = match->mig_profile->empty() ? "" : " (" + *match->mig_profile + ")";
+  if (!match->mig_compute_share) {
+    gpu.notes.push_back(fmt::format("this is a MIG slice{} of a {} whose size is not named: its share of the card's "
+                                    "datasheet is unknown; efficiency is against the slice's own SMs x clock",
+                                    profile, match->spec->name));
+    return;
+  }
+  if (match->mig_memory_share && bandwidth && *bandwidth > 0)
+    gpu.memory_bandwidth_gbs = *bandwidth * *match->mig_memory_share;
+  gpu.notes.push_back(fmt::format("this is a MIG slice{} of a {}: it is compared with its share of the card "
+                                  "({} of the compute{})", profile, match->spec->name,
+                                  share_text(*match->mig_compute_share, catalog::mig_card_slices(*match->spec)),
+                                  match->mig_memory_share
+                                      ? ", " + share_text(*match->mig_memory_share, 8) + " of the memory bandwidth"
+                                      : ""));
+}
+
+// SMs x clock x per-SM rate, the per-SM rate taken from the datasheet row (peak / (SMs x boost clock)). This holds
+// for a MIG slice too: sm_count is the slice's own.
+std::optional<double> computed_peak(const GpuResult& gpu, const GpuGemmRecord& g, const catalog::GpuSpec& spec,
+                                    double datasheet) {
+  if (!spec.sms || *spec.sms <= 0 || !spec.boost_clock_mhz || *spec.boost_clock_mhz <= 0 || gpu.sm_count <= 0)
+    return std::nullopt;
+  const double per_sm_clock = datasheet / (*spec.sms * static_cast<double>(*spec.boost_clock_mhz));
+  const int clock = g.sm_clock_mhz_median.value_or(gpu.clock_sm_mhz_max);
+  if (clock <= 0) return std::nullopt;
+  return per_sm_clock * gpu.sm_count * clock;
+}
+
+void interpret_gemms(GpuResult& gpu, const std::optional<catalog::GpuMatch>& match) {
+  const catalog::GpuSpec* spec = match ? match->spec : nullptr;
+  const bool mig = match && match->mig_profile;
+  for (auto& g : gpu.gemm) {
+    if (g.status != GPUSCOUT_OK) continue;
+    const auto datasheet = spec ? datasheet_tflops(*spec, g.dtype) : std::nullopt;
+    if (!datasheet) continue;
+    // A slice is compared with its share of the card, never with the whole card.
+    if (!mig) g.peak_datasheet_tflops = datasheet;
+    else if (match->mig_compute_share) g.peak_datasheet_tflops = *datasheet * *match->mig_compute_share;
+    g.peak_computed_tflops = computed_peak(gpu, g, *spec, *datasheet);
+    // A slice's own SMs say more than its nominal share (a 1g slice of an H200 has 16 of the 132 SMs).
+    const auto peak = mig && g.peak_computed_tflops ? g.peak_computed_tflops
+                                                    : (g.peak_datasheet_tflops ? g.peak_datasheet_tflops
+                                                                               : g.peak_computed_tflops);
+    if (peak && *peak > 0) g.efficiency = g.tflops / *peak;
+  }
+}
+
+void interpret_clocks(GpuResult& gpu) {
+  const auto& t = gpu.telemetry;
+  gpu.throttled = (t.throttle_reasons & kThrottleLossMask) != 0;
+  gpu.power_capped = (t.throttle_reasons & vendor::nvml::kReasonSwPowerCap) != 0;
+  if (gpu.throttled)
+    gpu.notes.push_back("clocks were slowed during the run: " +
+                        text::join(throttle_reason_names(t.throttle_reasons & kThrottleLossMask), ", ") +
+                        " (check cooling and power delivery)");
+  else if (gpu.power_capped)
+    gpu.notes.push_back("the GPU ran at its power limit during the GEMMs: normal under full load (clocks are "
+                        "lowered to stay within the limit), not a fault");
 }
 
 }  // namespace
 
 void interpret_gpu(GpuResult& gpu, const std::optional<catalog::GpuMatch>& match) {
   note_datasheet(gpu, match);
-  const catalog::GpuSpec* spec = match ? match->spec : nullptr;
-  const bool whole_card = match && !match->mig_profile;
-  for (auto& g : gpu.gemm) {
-    if (g.status != GPUSCOUT_OK) continue;
-    const auto datasheet = spec ? datasheet_tflops(*spec, g.dtype) : std::nullopt;
-    if (whole_card) g.peak_datasheet_tflops = datasheet;
-    // SMs x clock x per-SM rate, the per-SM rate taken from the datasheet row (peak / (SMs x boost clock)). This
-    // holds for a MIG slice too: sm_count is the slice's own.
-    if (datasheet && spec->sms && *spec->sms > 0 && spec->boost_clock_mhz && *spec->boost_clock_mhz > 0 &&
-        gpu.sm_count > 0) {
-      const double per_sm_clock = *datasheet / (*spec->sms * static_cast<double>(*spec->boost_clock_mhz));
-      const int clock = g.sm_clock_mhz_median.value_or(gpu.clock_sm_mhz_max);
-      if (clock > 0) g.peak_computed_tflops = per_sm_clock * gpu.sm_count * clock;
-    }
-    const auto peak = g.peak_datasheet_tflops ? g.peak_datasheet_tflops : g.peak_computed_tflops;
-    if (peak && *peak > 0) g.efficiency = g.tflops / *peak;
-  }
+  interpret_gemms(gpu, match);
+  interpret_clocks(gpu);
   const auto& t = gpu.telemetry;
-  gpu.throttled = (t.throttle_reasons & kThrottleLossMask) != 0;
-  if (gpu.throttled)
-    gpu.notes.push_back("clocks were limited during the run: " +
-                        text::join(throttle_reason_names(t.throttle_reasons & kThrottleLossMask), ", "));
   if (t.pcie_gen_under_load && t.pcie_width_under_load) {
     gpu.pcie_expected_gbs = pcie_gbs(*t.pcie_gen_under_load, *t.pcie_width_under_load);
     const int gen_max = t.pcie_gpu_gen_max.value_or(t.pcie_gen_max.value_or(0));

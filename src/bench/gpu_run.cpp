@@ -195,7 +195,10 @@ void take_telemetry(GpuResult& gpu, const NvmlSampler& sampler, const std::vecto
   auto in = [](const std::vector<int>& v, int p) { return std::find(v.begin(), v.end(), p) != v.end(); };
   for (const auto& s : samples) {
     const bool gemm = in(gemm_phase, s.phase), transfer = in(transfer_phase, s.phase);
-    if (s.power_mw) t.power_w_max = std::max(t.power_w_max.value_or(0), *s.power_mw / 1000.0);
+    if (s.power_mw) {
+      t.power_w_max = std::max(t.power_w_max.value_or(0), *s.power_mw / 1000.0);
+      if (t.power_method.empty() || !s.power_instant) t.power_method = s.power_instant ? "instant" : "one-second average";
+    }
     if (s.temperature_c) t.temperature_c_max = std::max(t.temperature_c_max.value_or(-300), *s.temperature_c);
     if (gemm && s.sm_clock_mhz) {
       t.sm_clock_mhz_min = std::min(t.sm_clock_mhz_min.value_or(1 << 30), *s.sm_clock_mhz);
@@ -222,6 +225,9 @@ const Gpu* inventory_gpu(const std::vector<Gpu>& gpus, std::string_view pci_bus_
 }
 
 void take_identity(GpuResult& gpu, const Gpu& known) {
+  // A MIG slice shares its card's PCI bus id: the Inventory's entry is then the whole card, whose name, SMs and
+  // memory are not the slice's.
+  if (catalog::names_mig_slice(gpu.name) && !catalog::names_mig_slice(known.name)) return;
   if (!known.name.empty()) gpu.name = known.name;
   if (known.compute_capability) gpu.compute_capability = *known.compute_capability;
   if (known.sm_count && *known.sm_count > 0) gpu.sm_count = *known.sm_count;
@@ -257,7 +263,10 @@ GpuResult bench_device(const gpuscout_cuda_plugin_v1& api, int dev, const GpuPla
   Phases phases{sampler.get()};
   if (sampler) sampler->start();
   const auto gemm_phase = run_gemms(api, dev, plan, method, gpu, phases);
+  // Host buffers allocated and copied from the CPUs near this GPU (its NUMA node), as nvbandwidth does.
+  gpu.host_cpus_bound = sampler && sampler->bind_calling_thread();
   const auto transfer_phase = run_copies(api, dev, plan, method, gpu, phases);
+  if (gpu.host_cpus_bound) sampler->unbind_calling_thread();
   phases.mark("done");
   if (sampler) {
     sampler->stop();

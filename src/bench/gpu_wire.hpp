@@ -20,7 +20,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GpuGemmRecord, dtype, n, status,
                                                 sm_clock_mhz_median, note)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TransferRecord, kind, status, size_bytes, m, gbs, verified, note)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GpuTelemetry, samples, sm_clock_mhz_min, sm_clock_mhz_max, power_w_max,
-                                                power_limit_w, temperature_c_max, throttle_reasons,
+                                                power_method, power_limit_w, temperature_c_max, throttle_reasons,
                                                 pcie_gen_under_load, pcie_width_under_load, pcie_gen_max,
                                                 pcie_gpu_gen_max, pcie_width_max)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GpuResult, index, name, pci_bus_id, compute_capability, sm_count,
@@ -28,7 +28,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GpuResult, index, name, pci_bus_
                                                 driver_cuda_version, runtime_version, cublas_version, catalog_name,
                                                 memory_bandwidth_gbs, gemm, copy, h2d_pinned, h2d_pageable,
                                                 d2h_pinned, d2h_pageable, pcie_expected_gbs, pcie_below_max,
-                                                telemetry, throttled, notes)
+                                                telemetry, throttled, power_capped, host_cpus_bound, notes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GpuStatus, requested, available, plugin_path, plugin_version, message)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GpuSection, status, gpus)
 

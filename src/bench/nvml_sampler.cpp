@@ -25,6 +25,30 @@ std::vector<std::string> throttle_reason_names(uint64_t bits) {
   return out;
 }
 
+std::optional<uint32_t> power_instant_mw(const vendor::nvml::Functions& f, vendor::nvml::Device device) {
+  if (!f.device_field_values) return std::nullopt;
+  nvml::FieldValue field{};
+  field.fieldId = nvml::FI_DEV_POWER_INSTANT;
+  if (f.device_field_values(device, 1, &field) != nvml::SUCCESS || field.nvmlReturn != nvml::SUCCESS)
+    return std::nullopt;
+  switch (field.valueType) {  // NVML documents unsigned int; take the integer types, refuse the rest
+    case 1: return field.value.uiVal;
+    case 2: return field.value.ulVal <= UINT32_MAX ? std::optional<uint32_t>(static_cast<uint32_t>(field.value.ulVal)) : std::nullopt;
+    case 3: return field.value.ullVal <= UINT32_MAX ? std::optional<uint32_t>(static_cast<uint32_t>(field.value.ullVal)) : std::nullopt;
+    default: return std::nullopt;
+  }
+}
+
+bool NvmlSampler::bind_calling_thread() {
+  const auto& f = nvml_->functions();
+  return f.device_set_cpu_affinity && f.device_set_cpu_affinity(device_) == nvml::SUCCESS;
+}
+
+void NvmlSampler::unbind_calling_thread() {
+  const auto& f = nvml_->functions();
+  if (f.device_clear_cpu_affinity) f.device_clear_cpu_affinity(device_);
+}
+
 std::unique_ptr<NvmlSampler> NvmlSampler::open(const std::string& pci_bus_id, std::string& error) {
   auto library = nvml::Library::open();
   if (!library) {
@@ -76,9 +100,10 @@ NvmlSample NvmlSampler::read_one(double t) const {
   unsigned v = 0;
   if (f.device_clock_info && f.device_clock_info(device_, nvml::CLOCK_SM, &v) == nvml::SUCCESS)
     s.sm_clock_mhz = static_cast<int>(v);
-  if (f.device_power_usage && f.device_power_usage(device_, &v) == nvml::SUCCESS) s.power_mw = v;
-  if (f.device_temperature && f.device_temperature(device_, nvml::TEMPERATURE_GPU, &v) == nvml::SUCCESS)
-    s.temperature_c = static_cast<int>(v);
+  s.power_mw = power_instant_mw(f, device_);
+  s.power_instant = s.power_mw.has_value();
+  if (!s.power_mw && f.device_power_usage && f.device_power_usage(device_, &v) == nvml::SUCCESS) s.power_mw = v;
+  if (int c = 0; nvml::gpu_temperature_c(f, device_, c) == nvml::SUCCESS) s.temperature_c = c;
   unsigned long long bits = 0;
   if (f.device_clocks_event_reasons && f.device_clocks_event_reasons(device_, &bits) == nvml::SUCCESS)
     s.throttle_reasons = bits;

@@ -20,6 +20,7 @@ struct NvmlSample {
   int phase = 0;  ///< index into the phase names given to set_phase()
   std::optional<int> sm_clock_mhz;
   std::optional<uint32_t> power_mw;
+  bool power_instant = false;  ///< power_mw is the instantaneous field, not the one-second average
   std::optional<int> temperature_c;
   std::optional<uint64_t> throttle_reasons;  ///< nvmlClocksEventReason bits
   std::optional<int> pcie_gen;
@@ -33,12 +34,15 @@ struct LinkMax {
   std::optional<uint32_t> power_limit_mw;
 };
 
-/// Throttle reason bits that mean lost performance (power cap, thermal, hardware slowdown, power brake).
-inline constexpr uint64_t kThrottleLossMask = vendor::nvml::kReasonSwPowerCap | vendor::nvml::kReasonHwSlowdown |
-                                              vendor::nvml::kReasonSwThermal | vendor::nvml::kReasonHwThermal |
-                                              vendor::nvml::kReasonHwPowerBrake;
+/// Throttle reason bits that mean a fault (thermal, hardware slowdown, power brake). The software power cap is not
+/// one: a card at its power limit (an H200 at 700 W under every dense GEMM) sets it while working as designed.
+inline constexpr uint64_t kThrottleLossMask = vendor::nvml::kReasonHwSlowdown | vendor::nvml::kReasonSwThermal |
+                                              vendor::nvml::kReasonHwThermal | vendor::nvml::kReasonHwPowerBrake;
 /// Readable names of the set bits ("sw_power_cap", "hw_thermal_slowdown", ...). Pure.
 std::vector<std::string> throttle_reason_names(uint64_t bits);
+
+/// The board's instantaneous power (field NVML_FI_DEV_POWER_INSTANT), or nullopt where the driver lacks it.
+std::optional<uint32_t> power_instant_mw(const vendor::nvml::Functions& f, vendor::nvml::Device device);
 
 class NvmlSampler {
  public:
@@ -51,6 +55,11 @@ class NvmlSampler {
   void set_phase(int phase) { phase_.store(phase); }
   std::vector<NvmlSample> samples() const;
   const LinkMax& link_max() const { return link_max_; }
+  /// Binds the calling thread to the CPUs near the GPU (nvmlDeviceSetCpuAffinity, as nvbandwidth does before host
+  /// transfers, so a two-socket server does not read host memory across the sockets); false when NVML cannot.
+  bool bind_calling_thread();
+  /// Undoes bind_calling_thread (nvmlDeviceClearCpuAffinity).
+  void unbind_calling_thread();
 
  private:
   NvmlSampler() = default;

@@ -142,6 +142,7 @@ OJ gpu_telemetry_json(const GpuTelemetry& t) {
           {"sm_clock_mhz_min", opt(t.sm_clock_mhz_min)},
           {"sm_clock_mhz_max", opt(t.sm_clock_mhz_max)},
           {"power_w_max", opt(t.power_w_max)},
+          {"power_method", t.power_method.empty() ? OJ(nullptr) : OJ(t.power_method)},
           {"power_limit_w", opt(t.power_limit_w)},
           {"temperature_c_max", opt(t.temperature_c_max)},
           {"throttle_reasons", throttle_reason_names(t.throttle_reasons)}};
@@ -176,6 +177,8 @@ OJ gpu_json(const GpuResult& g) {
                 {"width_max", opt(t.pcie_width_max)}, {"expected_gbs", opt(g.pcie_expected_gbs)},
                 {"below_max", g.pcie_below_max}};
   gj["throttled"] = g.throttled;
+  gj["power_capped"] = g.power_capped;
+  gj["host_cpus_bound"] = g.host_cpus_bound;
   gj["telemetry"] = gpu_telemetry_json(t);
   gj["notes"] = g.notes;
   return gj;
@@ -189,6 +192,12 @@ OJ speedup_json(const Speedup& s) {
           {"fp32", opt(s.fp32_speedup)},
           {"bf16_vs_cpu_fp32", opt(s.bf16_speedup)},
           {"eight_cpu_hours_in_gpu_minutes", opt(s.eight_hours_minutes)},
+          {"transfer_ms", opt(s.transfer_ms)},
+          {"gpu_fp32_with_transfers_ms", opt(s.gpu_fp32_with_transfers_ms)},
+          {"fp32_with_transfers", opt(s.fp32_with_transfers_speedup)},
+          {"estimate_gpu", opt(s.estimate_gpu)},
+          {"estimate_gpu_fp32_ms", opt(s.estimate_gpu_fp32_ms)},
+          {"estimate_fp32_speedup", opt(s.estimate_fp32_speedup)},
           {"basis", s.basis}};
 }
 
@@ -258,22 +267,38 @@ void gpu_text(const GpuResult& g, Lines& o) {
     line(o, fmt::format("  during GEMM: SM clock {}-{} MHz, power max {} W (limit {}), temperature max {} C{}",
                         t.sm_clock_mhz_min.value_or(0), t.sm_clock_mhz_max.value_or(0),
                         fmt_opt(t.power_w_max, "{:.0f}"), fmt_opt(t.power_limit_w, "{:.0f}"),
-                        t.temperature_c_max.value_or(0), g.throttled ? ", THROTTLED" : ""));
+                        t.temperature_c_max.value_or(0),
+                        g.throttled ? ", THROTTLED" : (g.power_capped ? ", at the power limit" : "")));
   for (const auto& n : g.notes) line(o, "  note: " + n);
 }
 
+void estimate_text(const Speedup& s, Lines& o) {
+  if (!s.estimate_gpu_fp32_ms) return;
+  line(o, fmt::format("No GPU measured. Estimate: on a {} (the free GPU of Colab and Kaggle) the {} x {} fp32 matmul "
+                      "takes at least {:.1f} ms at its datasheet peak{}; a real run is somewhat slower.",
+                      s.estimate_gpu.value_or("GPU"), s.n, s.n, *s.estimate_gpu_fp32_ms,
+                      s.estimate_fp32_speedup ? fmt::format(", about {:.0f} x this CPU", *s.estimate_fp32_speedup)
+                                              : std::string()));
+}
+
 void speedup_text(const Speedup& s, Lines& o) {
-  if (!s.cpu_fp32_ms && !s.gpu_fp32_ms) return;
+  if (!s.cpu_fp32_ms && !s.gpu_fp32_ms) return estimate_text(s, o);
   line(o, "");
   std::string sum = fmt::format("{0} x {0} fp32 matmul: CPU {1} ms, GPU {2}", s.n, fmt_opt(s.cpu_fp32_ms, "{:.1f}"),
                                 s.gpu_fp32_ms ? fmt::format("{:.2f} ms", *s.gpu_fp32_ms) : "not measured");
   if (s.fp32_speedup) sum += fmt::format(", speed-up {:.0f} x", *s.fp32_speedup);
   if (s.bf16_speedup) sum += fmt::format("; at bf16 the GPU does {:.0f} x", *s.bf16_speedup);
   line(o, sum + " (" + s.basis + ")");
+  if (s.gpu_fp32_with_transfers_ms)
+    line(o, fmt::format("With the copies to the GPU and back ({:.1f} ms for the three matrices), the GPU takes {:.1f} ms{}",
+                        s.transfer_ms.value_or(0), *s.gpu_fp32_with_transfers_ms,
+                        s.fp32_with_transfers_speedup ? fmt::format(": speed-up {:.0f} x", *s.fp32_with_transfers_speedup)
+                                                      : std::string()));
   if (s.eight_hours_minutes)
     line(o, fmt::format("For GEMM-bound work, a job that takes 8 hours on this CPU takes about {} on the GPU.",
                         *s.eight_hours_minutes < 1.5 ? fmt::format("{:.0f} seconds", *s.eight_hours_minutes * 60)
                                                      : fmt::format("{:.0f} minutes", *s.eight_hours_minutes)));
+  estimate_text(s, o);
 }
 
 }  // namespace

@@ -63,6 +63,7 @@ struct GpuTelemetry {
   int samples = 0;
   std::optional<int> sm_clock_mhz_min, sm_clock_mhz_max;
   std::optional<double> power_w_max;
+  std::string power_method;          ///< "instant" (NVML_FI_DEV_POWER_INSTANT) or "one-second average"; "" unknown
   std::optional<double> power_limit_w;
   std::optional<int> temperature_c_max;
   uint64_t throttle_reasons = 0;     ///< union over samples taken under load
@@ -88,7 +89,9 @@ struct GpuResult {
   std::optional<double> pcie_expected_gbs;     ///< per direction, for the link seen under load
   bool pcie_below_max = false;
   GpuTelemetry telemetry;
-  bool throttled = false;
+  bool throttled = false;      ///< a thermal or hardware slowdown (a fault), never the power cap alone
+  bool power_capped = false;   ///< ran at the power limit (expected under full load)
+  bool host_cpus_bound = false;  ///< host transfers ran on the CPUs near the GPU (nvmlDeviceSetCpuAffinity)
   std::vector<std::string> notes;
 };
 
@@ -109,6 +112,16 @@ struct Speedup {
   std::optional<double> fp32_speedup;
   std::optional<double> bf16_speedup;     ///< GPU bf16 vs CPU fp32
   std::optional<double> eight_hours_minutes;  ///< an 8-hour GEMM-bound CPU job, on the GPU at bf16 (else fp32)
+  /// Copying A and B to the GPU and C back (3 n x n fp32 matrices) at the measured pageable rates (else pinned),
+  /// as a learner's own code pays for it; and the fp32 GEMM with those copies.
+  std::optional<double> transfer_ms;
+  std::optional<double> gpu_fp32_with_transfers_ms;
+  std::optional<double> fp32_with_transfers_speedup;
+  /// Without a measured GPU: the same GEMM on a Tesla T4 (the free Colab and Kaggle GPU) at its datasheet fp32 peak
+  /// (data/gpus.csv), an estimate and a lower bound on the time, never a measurement.
+  std::optional<std::string> estimate_gpu;
+  std::optional<double> estimate_gpu_fp32_ms;
+  std::optional<double> estimate_fp32_speedup;
   std::string basis;                      ///< "measured at n=5000" or "from the rates at n=..."
 };
 

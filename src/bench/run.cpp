@@ -10,6 +10,7 @@
 
 #include "bench/cpu_facts.hpp"
 #include "bench/gpu_child.hpp"
+#include "catalog/gpu_match.hpp"
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"
@@ -72,6 +73,41 @@ std::vector<int> gpu_gemm_sizes(const BenchOptions& o, Dtype d) {
   return sizes;
 }
 
+namespace {
+
+// The first measured rate among the records, in GB/s.
+std::optional<double> rate_gbs(std::initializer_list<const std::optional<TransferRecord>*> records) {
+  for (const auto* t : records)
+    if (*t && (*t)->status == 0 && (*t)->verified && (*t)->gbs > 0) return (*t)->gbs;
+  return std::nullopt;
+}
+
+// A and B go to the GPU, C comes back: the copies a learner's own code makes around the GEMM. Tensors made on the
+// CPU are pageable unless pinned on purpose, so the pageable rates come first.
+void add_transfers(const BenchResult& r, Speedup& s) {
+  const auto gpu = std::find_if(r.gpus.begin(), r.gpus.end(), [](const GpuResult& g) { return g.index == 0; });
+  if (gpu == r.gpus.end()) return;
+  const auto up = rate_gbs({&gpu->h2d_pageable, &gpu->h2d_pinned});
+  const auto down = rate_gbs({&gpu->d2h_pageable, &gpu->d2h_pinned});
+  if (!up || !down) return;
+  const double matrix_bytes = 4.0 * s.n * static_cast<double>(s.n);
+  s.transfer_ms = (2 * matrix_bytes / (*up * 1e9) + matrix_bytes / (*down * 1e9)) * 1e3;
+  if (s.gpu_fp32_ms) s.gpu_fp32_with_transfers_ms = *s.gpu_fp32_ms + *s.transfer_ms;
+  if (s.cpu_fp32_ms && s.gpu_fp32_with_transfers_ms)
+    s.fp32_with_transfers_speedup = *s.cpu_fp32_ms / *s.gpu_fp32_with_transfers_ms;
+}
+
+// No GPU measured: what the free notebook GPU would do, from its datasheet, said to be an estimate.
+void add_estimate(Speedup& s, double flops) {
+  const auto t4 = catalog::match_gpu({.name = "Tesla T4"});
+  if (!t4 || !t4->spec->fp32_tflops || *t4->spec->fp32_tflops <= 0) return;
+  s.estimate_gpu = t4->spec->name;
+  s.estimate_gpu_fp32_ms = flops / (*t4->spec->fp32_tflops * 1e12) * 1e3;
+  if (s.cpu_fp32_ms) s.estimate_fp32_speedup = *s.cpu_fp32_ms / *s.estimate_gpu_fp32_ms;
+}
+
+}  // namespace
+
 Speedup compute_speedup(const BenchResult& r) {
   Speedup s;
   const double flops = 2.0 * s.n * static_cast<double>(s.n) * s.n;
@@ -106,6 +142,8 @@ Speedup compute_speedup(const BenchResult& r) {
   if (s.cpu_fp32_ms && s.gpu_bf16_ms) s.bf16_speedup = *s.cpu_fp32_ms / *s.gpu_bf16_ms;
   if (s.bf16_speedup) s.eight_hours_minutes = 8 * 60 / *s.bf16_speedup;
   else if (s.fp32_speedup) s.eight_hours_minutes = 8 * 60 / *s.fp32_speedup;
+  add_transfers(r, s);
+  if (!gpu32 && !gpu16) add_estimate(s, flops);
   const bool all_at_n = (!cpu || cpu->first == s.n) && (!gpu32 || gpu32->first == s.n) && (!gpu16 || gpu16->first == s.n);
   s.basis = all_at_n ? fmt::format("measured at n={}", s.n)
                      : fmt::format("scaled to n={} from the rates at the sizes measured (CPU n={}, GPU n={})", s.n,

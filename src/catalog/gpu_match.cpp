@@ -9,6 +9,10 @@
 #include "core/text.hpp"
 
 namespace gpuscout::catalog {
+
+// NVIDIA's MIG user guide ("Supported GPUs", the profile tables): 7 GPCs on the GA100/GH100/GB100 cards, 4 on an A30.
+int mig_card_slices(const GpuSpec& spec) { return spec.name == "A30" ? 4 : 7; }
+
 namespace {
 
 using Words = std::vector<std::string>;
@@ -59,6 +63,29 @@ std::optional<uint64_t> profile_memory_bytes(std::string_view profile) {
   const auto gb = text::parse_uint(parts.back().substr(0, parts.back().size() - 2));
   if (!gb || *gb == 0 || *gb > (1ull << 20)) return std::nullopt;
   return *gb * 1'000'000'000ull;
+}
+
+// "3g.71gb" -> 3 compute slices; "1c.3g.71gb" -> 1 (the compute instance's own). nullopt when none is named.
+std::optional<int> profile_compute_slices(std::string_view profile) {
+  const auto parts = text::split(profile, '.');
+  if (parts.size() < 2) return std::nullopt;
+  const auto first = parts.front();
+  const auto count = text::parse_uint(first.substr(0, first.size() - 1));
+  if (!count || *count == 0 || *count > 8) return std::nullopt;
+  return static_cast<int>(*count);
+}
+
+// The slice's share of compute and memory: the profile's slices over the card's. The memory share is counted in
+// eighths of the card (the unit MIG allocates; profile names round it down: 18 GB of an H200's 141 GiB is 1/8).
+void set_mig_share(GpuMatch& m) {
+  if (!m.mig_profile || m.mig_profile->empty()) return;
+  if (const auto slices = profile_compute_slices(*m.mig_profile))
+    m.mig_compute_share = std::min(1.0, *slices / static_cast<double>(mig_card_slices(*m.spec)));
+  if (m.mig_memory_bytes && m.spec->memory_bytes && *m.spec->memory_bytes > 0) {
+    const double eighth = static_cast<double>(*m.spec->memory_bytes) / 8;
+    const double eighths = std::ceil(static_cast<double>(*m.mig_memory_bytes) / eighth - 0.05);
+    m.mig_memory_share = std::clamp(eighths, 1.0, 8.0) / 8;
+  }
 }
 
 struct Parsed {
@@ -182,6 +209,8 @@ size_t edit_distance(std::string_view a, std::string_view b) {
 
 }  // namespace
 
+bool names_mig_slice(std::string_view name) { return parse_name(name).mig_profile.has_value(); }
+
 std::string normalise_name(std::string_view name) { return text::join(words_of(name), " "); }
 
 std::optional<GpuMatch> match_gpu(const GpuQuery& q) {
@@ -199,7 +228,9 @@ std::optional<GpuMatch> match_gpu(const GpuQuery& q) {
   }
   if (!found) found = match_words(key_of(p.words), memory);
   if (!found) return std::nullopt;
-  return GpuMatch{found->spec, found->by, p.mig_profile, p.mig_memory_bytes};
+  GpuMatch m{found->spec, found->by, p.mig_profile, p.mig_memory_bytes};
+  set_mig_share(m);
+  return m;
 }
 
 std::vector<std::string> closest_gpu_names(std::string_view name, size_t count) {

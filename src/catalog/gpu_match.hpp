@@ -36,10 +36,21 @@ struct GpuMatch {
   std::optional<std::string> mig_profile{};
   /// The slice's memory from its profile ("1g.18gb" -> 18e9 bytes, decimal GB, a little under the real slice).
   std::optional<uint64_t> mig_memory_bytes{};
+  /// The slice's share of the card, from its profile: compute slices ("3g" of the 7 of an A100/H100/H200, of the
+  /// 4 of an A30; a compute instance "1c.3g" counts its 1) and memory slices (eighths of the card's memory, which
+  /// also carry its memory bandwidth: a 3g.71gb of an H200 has 4/8). Unset off MIG or for an unnamed profile.
+  std::optional<double> mig_compute_share{};
+  std::optional<double> mig_memory_share{};
 };
 
 /// The row for a device; nullopt when none fits or the name is ambiguous (then see closest_gpu_names).
 std::optional<GpuMatch> match_gpu(const GpuQuery& query);
+
+/// True when the name is a MIG slice's, as CUDA and nvidia-smi print it ("NVIDIA H200 MIG 1g.18gb").
+bool names_mig_slice(std::string_view name);
+
+/// Compute slices of the whole card in MIG mode (7 on an A100, H100 or H200; 4 on an A30).
+int mig_card_slices(const GpuSpec& spec);
 
 /// The words a name is compared by, joined by single spaces ("NVIDIA GeForce RTX 4090" -> "geforce rtx 4090").
 std::string normalise_name(std::string_view name);

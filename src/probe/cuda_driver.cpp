@@ -2,6 +2,7 @@
 // functions (vendor/cuda.hpp). Runs inside a bounded child (probe.cpp).
 #include <fmt/format.h>
 
+#include "catalog/gpu_match.hpp"
 #include "core/version.hpp"
 #include "probe/sources.hpp"
 #include "vendor/strings.hpp"
@@ -11,10 +12,11 @@ namespace {
 
 namespace cuda = vendor::cuda;
 
-std::string uuid_text(const cuda::Uuid& u) {
+// nvidia-smi's form: "GPU-" for a whole card, "MIG-" for a MIG slice (CUDA gives a slice its own UUID).
+std::string uuid_text(const cuda::Uuid& u, bool mig) {
   const unsigned char* b = u.bytes;
-  return fmt::format("GPU-{:02x}{:02x}{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}{:02x}{:02x}{:02x}{:02x}",
-                     b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+  return fmt::format("{}-{:02x}{:02x}{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}{:02x}{:02x}{:02x}{:02x}",
+                     mig ? "MIG" : "GPU", b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
 }
 
 void read_attributes(const cuda::Functions& fn, cuda::Device dev, CudaDevice& d) {
@@ -49,7 +51,7 @@ std::optional<CudaDevice> read_device(const cuda::Functions& fn, int index) {
   if (fn.device_get_pci_bus_id && fn.device_get_pci_bus_id(bus, static_cast<int>(sizeof bus - 1), dev) == cuda::SUCCESS)
     d.pci_bus_id = normalize_bus_id(vendor::text_from(bus, sizeof bus));
   cuda::Uuid u{};
-  if (fn.device_get_uuid && fn.device_get_uuid(&u, dev) == cuda::SUCCESS) d.uuid = uuid_text(u);
+  if (fn.device_get_uuid && fn.device_get_uuid(&u, dev) == cuda::SUCCESS) d.uuid = uuid_text(u, catalog::names_mig_slice(d.name));
   return d;
 }
 

@@ -1,5 +1,8 @@
 // NVML's view of the NVIDIA GPUs, through the vendor floor's table of functions (vendor/nvml.hpp). Runs inside a
 // bounded child (probe.cpp). A missing late symbol means "not supported", never a failure of the whole probe.
+#include <algorithm>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "core/version.hpp"
@@ -73,7 +76,10 @@ void read_memory(const DeviceCalls& call, Gpu& gpu) {
   // As nvidia-smi shows it: the v2 call separates driver-reserved memory from "used".
   nvml::MemoryV2 mem2{};
   mem2.version = nvml::kMemoryV2Version;
-  if (call(call.fn.device_memory_info_v2, &mem2)) {
+  // A failing v2 call is recorded only when the v1 fallback cannot fill the figures either.
+  const Return v2 = call.fn.device_memory_info_v2 ? call.fn.device_memory_info_v2(call.dev, &mem2)
+                                                   : nvml::ERROR_FUNCTION_NOT_FOUND;
+  if (v2 == nvml::SUCCESS) {
     gpu.memory_total_bytes = mem2.total;
     gpu.memory_reserved_bytes = mem2.reserved;
     gpu.memory_used_bytes = mem2.used;
@@ -85,13 +91,19 @@ void read_memory(const DeviceCalls& call, Gpu& gpu) {
     gpu.memory_total_bytes = mem.total;
     gpu.memory_used_bytes = mem.used;  // includes reserved memory on drivers without the v2 call
     gpu.memory_free_bytes = mem.free;
+  } else if (v2 != nvml::ERROR_FUNCTION_NOT_FOUND) {
+    gpu.errors.push_back(ProbeError{"nvml", call.fn.device_memory_info_v2.name, call.fn.describe(v2), v2});
   }
 }
 
 void read_state(const DeviceCalls& call, Gpu& gpu) {
   const auto& fn = call.fn;
   unsigned v = 0;
-  if (call(fn.device_temperature, nvml::TEMPERATURE_GPU, &v)) gpu.temperature_c = static_cast<int>(v);
+  int celsius = 0;
+  const char* used = "";
+  const Return t = nvml::gpu_temperature_c(fn, call.dev, celsius, &used);
+  if (t == nvml::SUCCESS) gpu.temperature_c = celsius;
+  else if (t != nvml::ERROR_FUNCTION_NOT_FOUND) gpu.errors.push_back(ProbeError{"nvml", used, fn.describe(t), t});
   if (call(fn.device_power_usage, &v)) gpu.power_draw_mw = v;
   if (call(fn.device_enforced_power_limit, &v)) gpu.power_limit_mw = v;
   nvml::Utilization util{};
@@ -109,24 +121,50 @@ void read_state(const DeviceCalls& call, Gpu& gpu) {
   if (call(fn.device_memory_bus_width, &v)) gpu.memory_bus_width_bits = static_cast<int>(v);
 }
 
-void read_processes(const DeviceCalls& call, Gpu& gpu) {
-  // Room for 64; the v3 call reports the real count when that is too few, and a driver's count is not trusted.
-  constexpr unsigned kRoom = 64;
-  nvml::ProcessInfo procs[kRoom]{};
-  unsigned n = kRoom;
-  bool have = false;
-  if (call.fn.device_compute_processes) {
-    have = call(call.fn.device_compute_processes, &n, procs);
+// NVML's two-call protocol: a list longer than the room answers INSUFFICIENT_SIZE with the real count; then one
+// more call with that much room (bounded: a driver's count is not trusted).
+std::vector<nvml::ProcessInfo> list_processes(const DeviceCalls& call) {
+  constexpr unsigned kFirstRoom = 64, kMaxRoom = 4096;
+  const auto& fn = call.fn;
+  std::vector<nvml::ProcessInfo> procs(kFirstRoom);
+  unsigned n = kFirstRoom;
+  if (fn.device_compute_processes) {
+    Return r = fn.device_compute_processes(call.dev, &n, procs.data());
+    if (r == nvml::ERROR_INSUFFICIENT_SIZE && n > kFirstRoom) {
+      n = std::min(n + 8, kMaxRoom);  // room for processes started in between
+      procs.assign(n, nvml::ProcessInfo{});
+      r = fn.device_compute_processes(call.dev, &n, procs.data());
+    }
+    if (r != nvml::SUCCESS) {
+      call.gpu.errors.push_back(ProbeError{"nvml", fn.device_compute_processes.name, fn.describe(r), r});
+      return {};
+    }
   } else {
-    nvml::ProcessInfoV1 old[kRoom]{};
-    have = call(call.fn.device_compute_processes_v1, &n, old);
-    for (unsigned k = 0; have && k < n && k < kRoom; ++k)
-      procs[k] = nvml::ProcessInfo{old[k].pid, old[k].usedGpuMemory, 0, 0};
+    std::vector<nvml::ProcessInfoV1> old(kFirstRoom);
+    Return r = fn.device_compute_processes_v1 ? fn.device_compute_processes_v1(call.dev, &n, old.data())
+                                              : nvml::ERROR_FUNCTION_NOT_FOUND;
+    if (r == nvml::ERROR_INSUFFICIENT_SIZE && n > kFirstRoom) {
+      n = std::min(n + 8, kMaxRoom);
+      old.assign(n, nvml::ProcessInfoV1{});
+      r = fn.device_compute_processes_v1(call.dev, &n, old.data());
+    }
+    if (r != nvml::SUCCESS) {
+      if (r != nvml::ERROR_FUNCTION_NOT_FOUND)
+        call.gpu.errors.push_back(ProbeError{"nvml", fn.device_compute_processes_v1.name, fn.describe(r), r});
+      return {};
+    }
+    procs.resize(old.size());
+    for (size_t k = 0; k < old.size(); ++k) procs[k] = nvml::ProcessInfo{old[k].pid, old[k].usedGpuMemory, 0, 0};
   }
-  for (unsigned k = 0; have && k < n && k < kRoom; ++k) {
+  procs.resize(std::min<size_t>(n, procs.size()));
+  return procs;
+}
+
+void read_processes(const DeviceCalls& call, Gpu& gpu) {
+  for (const auto& info : list_processes(call)) {
     GpuProcess p;
-    p.pid = procs[k].pid;
-    if (procs[k].usedGpuMemory != nvml::VALUE_NOT_AVAILABLE) p.used_bytes = procs[k].usedGpuMemory;
+    p.pid = info.pid;
+    if (info.usedGpuMemory != nvml::VALUE_NOT_AVAILABLE) p.used_bytes = info.usedGpuMemory;
     char name[256] = {0};
     if (call.fn.system_process_name && call.fn.system_process_name(p.pid, name, sizeof name) == nvml::SUCCESS)
       p.name = vendor::text_from(name, sizeof name);

@@ -33,6 +33,11 @@ Functions resolve(const SymbolLookup& l) {
   f.device_memory_info.resolve(l, {"nvmlDeviceGetMemoryInfo"});
   f.device_cuda_compute_capability.resolve(l, {"nvmlDeviceGetCudaComputeCapability"});
   f.device_temperature.resolve(l, {"nvmlDeviceGetTemperature"});
+  f.device_temperature_v.resolve(l, {"nvmlDeviceGetTemperatureV"});
+  f.device_field_values.resolve(l, {"nvmlDeviceGetFieldValues"});
+  f.device_set_cpu_affinity.resolve(l, {"nvmlDeviceSetCpuAffinity"});
+  f.device_clear_cpu_affinity.resolve(l, {"nvmlDeviceClearCpuAffinity"});
+  f.device_cpu_affinity.resolve(l, {"nvmlDeviceGetCpuAffinity"});
   f.device_clock_info.resolve(l, {"nvmlDeviceGetClockInfo"});
   f.device_max_clock_info.resolve(l, {"nvmlDeviceGetMaxClockInfo"});
   f.device_power_usage.resolve(l, {"nvmlDeviceGetPowerUsage"});
@@ -50,6 +55,26 @@ Functions resolve(const SymbolLookup& l) {
       l, {"nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetComputeRunningProcesses_v2"});
   f.device_compute_processes_v1.resolve(l, {"nvmlDeviceGetComputeRunningProcesses"});
   return f;
+}
+
+Return gpu_temperature_c(const Functions& f, Device device, int& celsius, const char** used) {
+  Return r = ERROR_FUNCTION_NOT_FOUND;
+  int value = 0;
+  if (f.device_temperature_v) {
+    if (used) *used = f.device_temperature_v.name;
+    Temperature t{kTemperatureV1Version, TEMPERATURE_GPU, 0};
+    r = f.device_temperature_v(device, &t);
+    value = t.temperature;
+  } else if (f.device_temperature) {
+    if (used) *used = f.device_temperature.name;
+    unsigned v = 0;
+    r = f.device_temperature(device, TEMPERATURE_GPU, &v);
+    value = v < 1000 ? static_cast<int>(v) : 1000;
+  }
+  if (r != SUCCESS) return r;
+  if (value < -100 || value > 300) return ERROR_UNKNOWN;
+  celsius = value;
+  return SUCCESS;
 }
 
 Result<Library> Library::open() {

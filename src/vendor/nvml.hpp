@@ -29,6 +29,10 @@ struct Functions {
   EntryPoint<Return(Device, Memory*)> device_memory_info;
   EntryPoint<Return(Device, int*, int*)> device_cuda_compute_capability;
   EntryPoint<Return(Device, unsigned, unsigned*)> device_temperature, device_clock_info, device_max_clock_info;
+  EntryPoint<Return(Device, Temperature*)> device_temperature_v;   ///< nvmlDeviceGetTemperatureV (CUDA 13.0+)
+  EntryPoint<Return(Device, int, FieldValue*)> device_field_values;
+  EntryPoint<Return(Device)> device_set_cpu_affinity, device_clear_cpu_affinity;
+  EntryPoint<Return(Device, unsigned, unsigned long*)> device_cpu_affinity;  ///< CPU mask words, 64 CPUs each
   EntryPoint<Return(Device, unsigned*)> device_power_usage, device_enforced_power_limit, device_memory_bus_width,
       device_curr_pcie_link_generation, device_curr_pcie_link_width, device_max_pcie_link_generation,
       device_gpu_max_pcie_link_generation, device_max_pcie_link_width;
@@ -40,6 +44,12 @@ struct Functions {
   /// "NVML_ERROR_LIB_RM_VERSION_MISMATCH"-style text from nvmlErrorString, else "NVML error N".
   std::string describe(Return status) const;
 };
+
+/// The GPU's temperature in degrees C through nvmlDeviceGetTemperatureV, else (drivers before it) the deprecated
+/// nvmlDeviceGetTemperature; ERROR_FUNCTION_NOT_FOUND when the library has neither. `used`, when given, is set to
+/// the name of the entry point that answered, for the caller's error record. A reading outside -100..300 C is
+/// refused as ERROR_UNKNOWN.
+Return gpu_temperature_c(const Functions& f, Device device, int& celsius, const char** used = nullptr);
 
 /// Fills a table from a library's symbols (tests pass a lookup that records the names asked for).
 Functions resolve(const SymbolLookup& lookup);

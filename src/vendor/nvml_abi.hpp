@@ -59,6 +59,35 @@ struct ProcessInfo {  ///< nvmlProcessInfo_t (v2/v3 calls)
   unsigned int gpuInstanceId, computeInstanceId;
 };
 
+/// nvmlFieldValue_t for nvmlDeviceGetFieldValues: the caller sets fieldId (and scopeId), NVML fills the rest.
+union Value {
+  double dVal;
+  unsigned int uiVal;
+  unsigned long ulVal;
+  unsigned long long ullVal;
+  long long sllVal;
+  int siVal;
+  unsigned short usVal;
+};
+struct FieldValue {
+  unsigned int fieldId, scopeId;
+  long long timestamp, latencyUsec;  ///< microseconds
+  int valueType;                     ///< nvmlValueType_t: 1 = unsigned int
+  Return nvmlReturn;                 ///< per field: check before reading value
+  Value value;
+};
+/// The board's power right now, in mW (nvmlDeviceGetPowerUsage averages over one second on Ampere and newer).
+constexpr unsigned int FI_DEV_POWER_INSTANT = 186;
+constexpr int VALUE_TYPE_UNSIGNED_INT = 1;
+
+/// nvmlTemperature_t for nvmlDeviceGetTemperatureV (nvmlDeviceGetTemperature is deprecated since CUDA 13.0).
+struct Temperature {
+  unsigned int version;
+  unsigned int sensorType;  ///< nvmlTemperatureSensors_t
+  int temperature;          ///< degrees C
+};
+constexpr unsigned int kTemperatureV1Version = static_cast<unsigned int>(sizeof(Temperature)) | (1u << 24);
+
 /// Throttle ("clocks event") reason bits, nvmlClocksEventReason*.
 constexpr unsigned long long kReasonGpuIdle = 0x1, kReasonAppClocks = 0x2, kReasonSwPowerCap = 0x4,
                              kReasonHwSlowdown = 0x8, kReasonSyncBoost = 0x10, kReasonSwThermal = 0x20,
@@ -71,5 +100,8 @@ static_assert(sizeof(Memory) == 24);
 static_assert(sizeof(MemoryV2) == 40 && kMemoryV2Version == 0x02000028U);
 static_assert(sizeof(ProcessInfoV1) == 16);
 static_assert(sizeof(ProcessInfo) == 24);
+static_assert(sizeof(Value) == 8);
+static_assert(sizeof(FieldValue) == 40 && offsetof(FieldValue, valueType) == 24 && offsetof(FieldValue, value) == 32);
+static_assert(sizeof(Temperature) == 12 && kTemperatureV1Version == 0x0100000CU);
 
 }  // namespace gpuscout::vendor::nvml

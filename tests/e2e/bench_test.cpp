@@ -231,3 +231,30 @@ TEST(BenchE2E, LibraryPathThatIsNotAFileIsAnError) {
 TEST(BenchE2E, CtrlCStopsTheGpuChildAndSavesNothing) { stopped_by(SIGINT, 130); }
 
 TEST(BenchE2E, SigtermStopsTheGpuChildAndSavesNothing) { stopped_by(SIGTERM, 143); }
+
+// NVML through the fake driver during a fake-plugin run: an H200 NVL at its 600 W limit. Its own catalogue row
+// (not the H200 SXM's), the instantaneous power field (not the one-second average), the power cap named as
+// expected rather than THROTTLED, and the host transfers bound to the GPU's CPUs.
+TEST(BenchE2E, NvmlPowerInstantAndPowerCapThroughTheFakeDriver) {
+  // The fake GEMM lasts a second so that NVML samples fall inside it (the sampler reads every 50 ms).
+  auto env = e2e::merge({e2e::fake_driver_env("h200-nvl-at-power-limit"),
+                         {{"GPUSCOUT_CUDA_PLUGIN", fake_plugin("ok")}, {"GPUSCOUT_FAKE_PLUGIN_SLEEP_S", "1"}}});
+  auto r = e2e::run_gpuscout({"bench", "--device", "gpu", "--size", "256", "--dtype", "bf16", "--json"}, env);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  ASSERT_EQ(j["gpus"].size(), 1u) << j.dump(1);
+  const auto& g = j["gpus"][0];
+  EXPECT_EQ(g["name"], "NVIDIA H200 NVL");
+  EXPECT_EQ(g["catalog_name"], "H200 NVL");
+  EXPECT_EQ(g["gemm"][0]["peak_datasheet_tflops"], 835.5);
+  const auto& t = g["telemetry"];
+  ASSERT_GT(t["samples"].get<int>(), 0) << g.dump(1);
+  EXPECT_EQ(t["power_w_max"], 598.0);  // power_instant_mw, not power_mw (566 W)
+  EXPECT_EQ(t["power_method"], "instant");
+  EXPECT_FALSE(g["throttled"].get<bool>());
+  EXPECT_TRUE(g["power_capped"].get<bool>());
+  EXPECT_TRUE(g["host_cpus_bound"].get<bool>());
+  auto text = e2e::run_gpuscout({"bench", "--device", "gpu", "--size", "256", "--dtype", "bf16"}, env);
+  EXPECT_EQ(text.out.find("THROTTLED"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("at the power limit"), std::string::npos) << text.out;
+}

@@ -174,7 +174,7 @@ TEST(BenchGpu, InterpretSetsPeaksEfficiencyAndPcieVerdict) {
   gpu.telemetry.pcie_width_under_load = 4;
   gpu.telemetry.pcie_gen_max = 4;
   gpu.telemetry.pcie_width_max = 16;
-  gpu.telemetry.throttle_reasons = 0x1 | 0x4;
+  gpu.telemetry.throttle_reasons = 0x1 | 0x40;  // idle + hardware thermal slowdown
   interpret_gpu(gpu, catalog::GpuMatch{.spec = &spec});
   EXPECT_EQ(gpu.catalog_name, "GeForce RTX 4090");
   EXPECT_NEAR(*gpu.gemm[0].efficiency, 150 / 165.15, 1e-9);
@@ -182,6 +182,27 @@ TEST(BenchGpu, InterpretSetsPeaksEfficiencyAndPcieVerdict) {
   EXPECT_TRUE(gpu.pcie_below_max);
   EXPECT_TRUE(gpu.throttled);
   EXPECT_FALSE(gpu.notes.empty());
+}
+
+// An H200 at its 700 W limit sets the software power-cap reason under every dense GEMM: expected, not a fault.
+// Thermal and hardware slowdowns are the faults.
+TEST(BenchGpu, PowerCapIsNotThrottling) {
+  struct Case {
+    uint64_t reasons;
+    bool throttled, capped;
+  };
+  for (const Case& c : {Case{0x4, false, true}, Case{0x1 | 0x4, false, true}, Case{0x4 | 0x20, true, true},
+                        Case{0x8, true, false}, Case{0x40, true, false}, Case{0x80, true, false}, Case{0x0, false, false},
+                        Case{0x1 | 0x2 | 0x10 | 0x100, false, false}}) {
+    GpuResult gpu;
+    gpu.telemetry.throttle_reasons = c.reasons;
+    interpret_gpu(gpu, std::nullopt);
+    EXPECT_EQ(gpu.throttled, c.throttled) << std::hex << c.reasons;
+    EXPECT_EQ(gpu.power_capped, c.capped) << std::hex << c.reasons;
+    bool says_limit = false;
+    for (const auto& n : gpu.notes) says_limit |= n.find("power limit") != std::string::npos;
+    EXPECT_EQ(says_limit, c.capped && !c.throttled) << std::hex << c.reasons;
+  }
 }
 
 namespace {
@@ -214,25 +235,41 @@ TEST(BenchGpu, DatasheetRowForTheDeviceName) {
   ASSERT_TRUE(h200.gemm[0].peak_datasheet_tflops);
   EXPECT_NEAR(*h200.gemm[0].efficiency, 600 / *h200.gemm[0].peak_datasheet_tflops, 1e-9);
   EXPECT_TRUE(h200.memory_bandwidth_gbs);
-  // Another product whose name contains "H200" has no datasheet here: no efficiency, a note says why.
-  for (const char* other : {"NVIDIA H200 NVL", "NVIDIA GH200 480GB"}) {
+  // Products whose names contain "H200" are compared with their own rows, never the H200 SXM's.
+  for (const auto& [other, row] : {std::pair{"NVIDIA H200 NVL", "H200 NVL"}, std::pair{"NVIDIA GH200 480GB", "GH200 480GB"}}) {
     auto gpu = one_bf16_gemm(other, 132);
-    interpret_gpu(gpu, catalog::match_gpu({.name = gpu.name}));
-    EXPECT_FALSE(gpu.catalog_name) << other;
-    EXPECT_FALSE(gpu.gemm[0].peak_datasheet_tflops) << other;
-    EXPECT_FALSE(gpu.gemm[0].efficiency) << other;
-    EXPECT_FALSE(gpu.memory_bandwidth_gbs) << other;
-    EXPECT_TRUE(has_note(gpu, "not in the GPU catalogue")) << other;
+    const auto match = catalog::match_gpu({.name = gpu.name});
+    interpret_gpu(gpu, match);
+    EXPECT_EQ(gpu.catalog_name, row) << other;
+    ASSERT_TRUE(gpu.gemm[0].peak_datasheet_tflops) << other;
+    EXPECT_EQ(*gpu.gemm[0].peak_datasheet_tflops, *match->spec->bf16_tensor_tflops) << other;
+    EXPECT_EQ(gpu.memory_bandwidth_gbs, match->spec->memory_bandwidth_gbs) << other;
   }
+  // A name the catalogue does not know has no datasheet: no efficiency, a note says why.
+  auto unknown = one_bf16_gemm("NVIDIA H100 NVL", 132);
+  interpret_gpu(unknown, catalog::match_gpu({.name = unknown.name}));
+  EXPECT_FALSE(unknown.catalog_name);
+  EXPECT_FALSE(unknown.gemm[0].peak_datasheet_tflops);
+  EXPECT_FALSE(unknown.gemm[0].efficiency);
+  EXPECT_FALSE(unknown.memory_bandwidth_gbs);
+  EXPECT_TRUE(has_note(unknown, "not in the GPU catalogue"));
 }
 
 TEST(BenchGpu, MigSliceIsNotComparedWithTheWholeCard) {
   auto slice = one_bf16_gemm("NVIDIA H200 MIG 1g.18gb", 16);
   interpret_gpu(slice, catalog::match_gpu({.name = slice.name, .memory_bytes = 16ull << 30}));
   EXPECT_EQ(slice.catalog_name, "H200 SXM 141GB");
-  EXPECT_FALSE(slice.gemm[0].peak_datasheet_tflops);
-  EXPECT_FALSE(slice.memory_bandwidth_gbs);
+  const auto* whole = catalog::match_gpu({.name = "NVIDIA H200"})->spec;
+  // Its share of the card's datasheet: 1 of 7 compute slices, 1 of 8 memory slices (and their bandwidth).
+  ASSERT_TRUE(slice.gemm[0].peak_datasheet_tflops);
+  EXPECT_NEAR(*slice.gemm[0].peak_datasheet_tflops, *whole->bf16_tensor_tflops / 7, 1e-9);
+  ASSERT_TRUE(slice.memory_bandwidth_gbs);
+  EXPECT_NEAR(*slice.memory_bandwidth_gbs, *whole->memory_bandwidth_gbs / 8, 1e-9);
   EXPECT_TRUE(has_note(slice, "MIG slice (1g.18gb)"));
+  EXPECT_TRUE(has_note(slice, "1/7 of the compute, 1/8 of the memory bandwidth"));
+  // Never the ~9% "efficiency" of a slice against the whole card.
+  ASSERT_TRUE(slice.gemm[0].efficiency);
+  EXPECT_NEAR(*slice.gemm[0].efficiency, 600 / *slice.gemm[0].peak_computed_tflops, 1e-9);
   // Its own peak: the card's per-SM rate times the slice's 16 SMs, so efficiency is against the slice.
   ASSERT_TRUE(slice.gemm[0].peak_computed_tflops);
   const auto* card = catalog::match_gpu({.name = "NVIDIA H200"})->spec;
@@ -286,4 +323,66 @@ TEST(BenchReport, SpeedupJsonAndCompare) {
   EXPECT_TRUE(found);
   EXPECT_NE(render_compare(c).find("2.00 x"), std::string::npos);
   EXPECT_NE(render_text(r).find("at bf16 the GPU does 1000 x"), std::string::npos) << render_text(r);
+}
+
+// A learner's own code copies A and B to the GPU and C back: the speed-up is shown with those copies too, at the
+// measured pageable rates (tensors made on the CPU are pageable), else the pinned ones.
+TEST(BenchReport, SpeedupWithTransfers) {
+  BenchResult r;
+  CpuResult cpu;
+  CpuGemmRecord rec;
+  rec.run.dtype = Dtype::fp32;
+  rec.run.n = 5000;
+  rec.run.gflops = 250;  // 1000 ms
+  rec.run.ok = true;
+  cpu.gemm.push_back(rec);
+  r.cpu = cpu;
+  GpuResult gpu;
+  GpuGemmRecord g;
+  g.dtype = Dtype::fp32;
+  g.n = 5000;
+  g.tflops = 50;  // 5 ms
+  g.ok = true;
+  gpu.gemm.push_back(g);
+  gpu.h2d_pinned = TransferRecord{"h2d_pinned", 0, 1 << 28, {}, 50.0, true, ""};
+  gpu.h2d_pageable = TransferRecord{"h2d_pageable", 0, 1 << 28, {}, 20.0, true, ""};
+  gpu.d2h_pinned = TransferRecord{"d2h_pinned", 0, 1 << 28, {}, 40.0, true, ""};
+  r.gpus.push_back(gpu);
+  r.speedup = compute_speedup(r);
+  const double matrix = 4.0 * 5000 * 5000;
+  ASSERT_TRUE(r.speedup.transfer_ms);
+  EXPECT_NEAR(*r.speedup.transfer_ms, (2 * matrix / 20e9 + matrix / 40e9) * 1e3, 1e-9);  // pageable up, pinned down
+  EXPECT_NEAR(*r.speedup.gpu_fp32_with_transfers_ms, 5 + *r.speedup.transfer_ms, 1e-9);
+  EXPECT_NEAR(*r.speedup.fp32_with_transfers_speedup, 1000 / (5 + *r.speedup.transfer_ms), 1e-9);
+  EXPECT_LT(*r.speedup.fp32_with_transfers_speedup, *r.speedup.fp32_speedup);
+  EXPECT_FALSE(r.speedup.estimate_gpu_fp32_ms);  // measured: no estimate
+  const auto j = to_json(r);
+  EXPECT_TRUE(j["speedup"]["fp32_with_transfers"].is_number());
+  EXPECT_NE(render_text(r).find("With the copies to the GPU and back"), std::string::npos) << render_text(r);
+  const auto back = from_json(nlohmann::json::parse(j.dump()));
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->speedup.transfer_ms, r.speedup.transfer_ms);
+}
+
+// Without a GPU, the classic question still gets an answer: a Tesla T4 from the catalogue, said to be an estimate.
+TEST(BenchReport, NoGpuEstimatesATeslaT4) {
+  BenchResult r;
+  CpuResult cpu;
+  CpuGemmRecord rec;
+  rec.run.dtype = Dtype::fp32;
+  rec.run.n = 5000;
+  rec.run.gflops = 250;
+  rec.run.ok = true;
+  cpu.gemm.push_back(rec);
+  r.cpu = cpu;
+  r.speedup = compute_speedup(r);
+  const auto* t4 = catalog::match_gpu({.name = "Tesla T4"})->spec;
+  ASSERT_TRUE(r.speedup.estimate_gpu_fp32_ms);
+  EXPECT_EQ(r.speedup.estimate_gpu, t4->name);
+  EXPECT_NEAR(*r.speedup.estimate_gpu_fp32_ms, 2.0 * 5000 * 5000 * 5000 / (*t4->fp32_tflops * 1e12) * 1e3, 1e-9);
+  EXPECT_NEAR(*r.speedup.estimate_fp32_speedup, 1000 / *r.speedup.estimate_gpu_fp32_ms, 1e-9);
+  EXPECT_FALSE(r.speedup.gpu_fp32_ms);
+  const auto text = render_text(r);
+  EXPECT_NE(text.find("Estimate: on a Tesla T4"), std::string::npos) << text;
+  EXPECT_TRUE(to_json(r)["speedup"]["estimate_gpu_fp32_ms"].is_number());
 }

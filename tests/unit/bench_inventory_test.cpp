@@ -152,6 +152,24 @@ TEST(BenchGpuIdentity, TakenFromTheInventoryByBusId) {
   EXPECT_EQ(r.l2_bytes, 72u << 20);  // the inventory does not know it: the plugin's figure stays
 }
 
+// A MIG slice shares its card's PCI bus id: the Inventory's entry there is the whole card, so the slice keeps the
+// name, SMs and memory CUDA gave it (and is then compared with its share of the card, not the whole card).
+TEST(BenchGpuIdentity, MigSliceKeepsItsOwnIdentity) {
+  Gpu card;
+  card.pci_bus_id = "0000:9a:00.0";
+  card.name = "NVIDIA H200";
+  card.sm_count = 132;
+  card.memory_total_bytes = 150754820096ull;
+  GpuResult slice;
+  slice.name = "NVIDIA H200 MIG 1g.18gb";
+  slice.sm_count = 16;
+  slice.memory_total_bytes = 17'716'740'096ull;
+  take_identity(slice, card);
+  EXPECT_EQ(slice.name, "NVIDIA H200 MIG 1g.18gb");
+  EXPECT_EQ(slice.sm_count, 16);
+  EXPECT_EQ(slice.memory_total_bytes, 17'716'740'096ull);
+}
+
 TEST(BenchGpuWire, RoundTripKeepsEveryField) {
   GpuSection s;
   s.status.requested = s.status.available = true;
@@ -170,6 +188,9 @@ TEST(BenchGpuWire, RoundTripKeepsEveryField) {
   g.h2d_pinned = TransferRecord{"h2d_pinned", 0, 1 << 20, {}, 25.0, true, ""};
   g.telemetry.throttle_reasons = 0x44;
   g.telemetry.pcie_gen_under_load = 4;
+  g.telemetry.power_method = "instant";
+  g.power_capped = true;
+  g.host_cpus_bound = true;
   g.notes = {"a note"};
   s.gpus.push_back(g);
   const auto back = gpu_section_from_wire(gpu_section_to_wire(s));
@@ -188,6 +209,9 @@ TEST(BenchGpuWire, RoundTripKeepsEveryField) {
   EXPECT_FALSE(b.copy);
   EXPECT_EQ(b.telemetry.throttle_reasons, 0x44u);
   EXPECT_EQ(b.telemetry.pcie_gen_under_load, 4);
+  EXPECT_EQ(b.telemetry.power_method, "instant");
+  EXPECT_TRUE(b.power_capped);
+  EXPECT_TRUE(b.host_cpus_bound);
   EXPECT_EQ(back->status.plugin_path, "/x/libgpuscout-cuda.so");
   EXPECT_FALSE(gpu_section_from_wire("{\"status\": 5"));
 }

@@ -118,7 +118,7 @@ TEST(GpuMatch, NameFormsReachTheirRow) {
 
 // Not a loose substring: a different product that contains a catalogue name matches nothing.
 TEST(GpuMatch, OtherProductsContainingANameMatchNothing) {
-  for (const char* name : {"NVIDIA H200 NVL", "H200 NVL", "NVIDIA GH200 480GB", "GH200", "NVIDIA GeForce RTX 4090 D",
+  for (const char* name : {"NVIDIA H200 NVL 2", "NVIDIA GH200 144G HBM3e", "GH200 NVL2", "NVIDIA GeForce RTX 4090 D",
                            "NVIDIA H100 NVL", "NVIDIA GeForce RTX 3050 Ti Laptop GPU", "NVIDIA GeForce GTX 1060 3GB",
                            "RTX 40", "A100", "NVIDIA", "GeForce", "", "   ", "MIG 1g.18gb"})
     EXPECT_EQ(row_for({.name = name}), "(none)") << "'" << name << "'";
@@ -184,8 +184,50 @@ TEST(GpuMatch, MigSlicesAreFlagged) {
   ASSERT_TRUE(m);
   EXPECT_EQ(m->mig_profile, "");
   EXPECT_FALSE(m->mig_memory_bytes);
-  EXPECT_FALSE(catalog::match_gpu({.name = "NVIDIA H200 NVL MIG 1g.18gb"}));
+  m = catalog::match_gpu({.name = "NVIDIA H200 NVL MIG 1g.16gb"});
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->spec->name, "H200 NVL");
   EXPECT_FALSE(catalog::match_gpu({.name = "NVIDIA GeForce RTX 4090"})->mig_profile);
+}
+
+// A slice's share of its card, from the profile: compute slices of 7, memory in eighths of the card.
+TEST(GpuMatch, MigSlicesGetTheirShare) {
+  struct Case {
+    const char* name;
+    int compute_sevenths, memory_eighths;
+  };
+  for (const Case& c : {Case{"NVIDIA H200 MIG 1g.18gb", 1, 1}, Case{"NVIDIA H200 MIG 2g.35gb", 2, 2},
+                        Case{"NVIDIA H200 MIG 3g.71gb", 3, 4}, Case{"NVIDIA H200 MIG 7g.141gb", 7, 8},
+                        Case{"NVIDIA A100-SXM4-80GB MIG 1g.20gb", 1, 2}, Case{"NVIDIA A100-SXM4-40GB MIG 3g.20gb", 3, 4},
+                        Case{"NVIDIA H100 80GB HBM3 MIG 1c.2g.20gb", 1, 2}}) {
+    const auto m = catalog::match_gpu({.name = c.name});
+    ASSERT_TRUE(m) << c.name;
+    ASSERT_TRUE(m->mig_compute_share && m->mig_memory_share) << c.name;
+    EXPECT_NEAR(*m->mig_compute_share, c.compute_sevenths / 7.0, 1e-12) << c.name;
+    EXPECT_NEAR(*m->mig_memory_share, c.memory_eighths / 8.0, 1e-12) << c.name;
+  }
+  const auto unnamed = catalog::match_gpu({.name = "NVIDIA H200 MIG"});
+  ASSERT_TRUE(unnamed);
+  EXPECT_FALSE(unnamed->mig_compute_share);
+  EXPECT_FALSE(catalog::match_gpu({.name = "NVIDIA H200"})->mig_memory_share);
+  EXPECT_TRUE(catalog::names_mig_slice("NVIDIA H200 MIG 1g.18gb"));
+  EXPECT_FALSE(catalog::names_mig_slice("NVIDIA H200 NVL"));
+}
+
+// Products whose names contain another's are their own rows: the H200 NVL is not the H200 SXM, the GH200 not
+// the H200 (nvidia-smi names, and the PCI id where the catalogue records one).
+TEST(GpuMatch, H200NvlAndGh200AreTheirOwnRows) {
+  EXPECT_EQ(row_for({.name = "NVIDIA H200 NVL"}), "H200 NVL");
+  EXPECT_EQ(row_for({.name = "NVIDIA H200", .pci_vendor_id = 0x10de, .pci_device_id = 0x233b}), "H200 NVL");
+  EXPECT_EQ(row_for({.name = "NVIDIA H200"}), "H200 SXM 141GB");
+  EXPECT_EQ(row_for({.name = "NVIDIA GH200 480GB"}), "GH200 480GB");
+  EXPECT_EQ(row_for({.name = "GH200"}), "GH200 480GB");
+  const auto nvl = catalog::match_gpu({.name = "NVIDIA H200 NVL"});
+  const auto sxm = catalog::match_gpu({.name = "NVIDIA H200"});
+  const auto gh = catalog::match_gpu({.name = "NVIDIA GH200 480GB"});
+  ASSERT_TRUE(nvl && sxm && gh);
+  EXPECT_LT(*nvl->spec->bf16_tensor_tflops, *sxm->spec->bf16_tensor_tflops);
+  EXPECT_LT(*gh->spec->memory_bandwidth_gbs, *sxm->spec->memory_bandwidth_gbs);
 }
 
 // Each name and alias in gpus.csv reaches its own row, with and without its memory: no two rows collide
@@ -213,8 +255,8 @@ TEST(GpuMatch, DidYouMean) {
   const auto close = catalog::closest_gpu_names("RTX 409");
   ASSERT_FALSE(close.empty());
   EXPECT_EQ(close.front(), "GeForce RTX 4090");
-  const auto nvl = catalog::closest_gpu_names("NVIDIA H200 NVL");
-  EXPECT_NE(std::find(nvl.begin(), nvl.end(), "H200 SXM 141GB"), nvl.end());
+  const auto nvl = catalog::closest_gpu_names("NVIDIA H100 NVL");
+  EXPECT_NE(std::find(nvl.begin(), nvl.end(), "H100 PCIe"), nvl.end());
   EXPECT_TRUE(catalog::closest_gpu_names("Definitely Not A GPU 9000").empty());
   EXPECT_TRUE(catalog::closest_gpu_names("").empty());
   EXPECT_NE(catalog::did_you_mean("RTX 4909").find("did you mean: GeForce RTX 4090"), std::string::npos);

@@ -144,6 +144,61 @@ TEST_F(NvmlProbe, FallsBackToTheV1MemoryCall) {
   EXPECT_FALSE(report.gpus[0].memory_reserved_bytes);
 }
 
+// A v2 call that fails while the v1 fallback fills the figures is no error of the probe's.
+TEST_F(NvmlProbe, FailingV2MemoryCallIsNoErrorWhenV1Answers) {
+  g_nvml.memory_v2 = nvml::ERROR_ARGUMENT_VERSION_MISMATCH;
+  const auto report = probe_nvml(nvml_table());
+  ASSERT_EQ(report.gpus.size(), 1u);
+  const auto& g = report.gpus[0];
+  EXPECT_EQ(g.memory_used_bytes, 2ull << 30);
+  for (const auto& e : g.errors) EXPECT_NE(e.what, "nvmlDeviceGetMemoryInfo_v2");
+}
+
+// NVML's two-call protocol: more processes than the first room answers INSUFFICIENT_SIZE with the real count.
+unsigned g_processes = 0;
+nvml::Return n_processes(nvml::Device, unsigned* count, nvml::ProcessInfo* infos) {
+  if (*count < g_processes) {
+    *count = g_processes;
+    return nvml::ERROR_INSUFFICIENT_SIZE;
+  }
+  for (unsigned i = 0; i < g_processes; ++i) infos[i] = nvml::ProcessInfo{1000 + i, 1ull << 20, 0, 0};
+  *count = g_processes;
+  return nvml::SUCCESS;
+}
+
+TEST_F(NvmlProbe, MoreThan64ProcessesAreAllListed) {
+  auto table = nvml_table();
+  table.device_compute_processes = {&n_processes, "nvmlDeviceGetComputeRunningProcesses_v3"};
+  for (unsigned n : {0u, 3u, 64u, 65u, 200u}) {
+    g_processes = n;
+    const auto report = probe_nvml(table);
+    ASSERT_EQ(report.gpus.size(), 1u);
+    EXPECT_EQ(report.gpus[0].processes.size(), n) << n;
+    if (n > 0) EXPECT_EQ(report.gpus[0].processes.back().pid, 1000 + n - 1) << n;
+    for (const auto& e : report.gpus[0].errors) EXPECT_NE(e.what, "nvmlDeviceGetComputeRunningProcesses_v3") << n;
+  }
+}
+
+// nvmlDeviceGetTemperature is deprecated since CUDA 13.0: the versioned call is asked first.
+nvml::Return n_temperature_v(nvml::Device, nvml::Temperature* t) {
+  if (t->version != nvml::kTemperatureV1Version || t->sensorType != nvml::TEMPERATURE_GPU)
+    return nvml::ERROR_ARGUMENT_VERSION_MISMATCH;
+  t->temperature = 47;
+  return nvml::SUCCESS;
+}
+nvml::Return n_temperature_old(nvml::Device, unsigned, unsigned* v) {
+  *v = 12;
+  return nvml::SUCCESS;
+}
+
+TEST_F(NvmlProbe, TemperatureThroughTheVersionedCallFirst) {
+  auto table = nvml_table();
+  table.device_temperature = {&n_temperature_old, "nvmlDeviceGetTemperature"};
+  EXPECT_EQ(probe_nvml(table).gpus[0].temperature_c, 12);  // a driver before TemperatureV
+  table.device_temperature_v = {&n_temperature_v, "nvmlDeviceGetTemperatureV"};
+  EXPECT_EQ(probe_nvml(table).gpus[0].temperature_c, 47);
+}
+
 TEST_F(NvmlProbe, LostGpuStillCountsAndGarbageCountIsCapped) {
   g_nvml.by_index = nvml::ERROR_GPU_IS_LOST;
   g_nvml.count = 1000000;

@@ -390,6 +390,57 @@ FAKE_API nvml::Return nvmlDeviceGetTemperature(nvml::Device device, unsigned sen
     });
 }
 
+#ifndef FAKE_OLD_DRIVER
+FAKE_API nvml::Return nvmlDeviceGetTemperatureV(nvml::Device device, nvml::Temperature* temp) {
+    return device_call(__func__, device, [&](const Gpu& gpu) {
+        if (temp == nullptr) return nvml::ERROR_INVALID_ARGUMENT;
+        if (temp->version != nvml::kTemperatureV1Version) return nvml::ERROR_ARGUMENT_VERSION_MISMATCH;
+        if (temp->sensorType != nvml::TEMPERATURE_GPU) return nvml::ERROR_INVALID_ARGUMENT;
+        if (!gpu.temperature_c) return nvml::ERROR_NOT_SUPPORTED;
+        temp->temperature = static_cast<int>(*gpu.temperature_c);
+        return nvml::SUCCESS;
+    });
+}
+
+// Only NVML_FI_DEV_POWER_INSTANT is known; every other field answers NOT_SUPPORTED in its own nvmlReturn.
+FAKE_API nvml::Return nvmlDeviceGetFieldValues(nvml::Device device, int count, nvml::FieldValue* values) {
+    return device_call(__func__, device, [&](const Gpu& gpu) {
+        if (values == nullptr || count < 0) return nvml::ERROR_INVALID_ARGUMENT;
+        for (int i = 0; i < count; ++i) {
+            nvml::FieldValue& v = values[i];
+            v.timestamp = 0;
+            v.latencyUsec = 0;
+            v.valueType = nvml::VALUE_TYPE_UNSIGNED_INT;
+            v.value.ullVal = 0;
+            v.nvmlReturn = nvml::ERROR_NOT_SUPPORTED;
+            if (v.fieldId == nvml::FI_DEV_POWER_INSTANT && gpu.power_instant_mw) {
+                v.value.uiVal = *gpu.power_instant_mw;
+                v.nvmlReturn = nvml::SUCCESS;
+            }
+        }
+        return nvml::SUCCESS;
+    });
+}
+
+// Affinity: the fake binds nothing (the tests run on any machine); it answers as a driver that can.
+FAKE_API nvml::Return nvmlDeviceSetCpuAffinity(nvml::Device device) {
+    return device_call(__func__, device, [&](const Gpu&) { return nvml::SUCCESS; });
+}
+
+FAKE_API nvml::Return nvmlDeviceClearCpuAffinity(nvml::Device device) {
+    return device_call(__func__, device, [&](const Gpu&) { return nvml::SUCCESS; });
+}
+
+FAKE_API nvml::Return nvmlDeviceGetCpuAffinity(nvml::Device device, unsigned int size, unsigned long* cpus) {
+    return device_call(__func__, device, [&](const Gpu&) {
+        if (cpus == nullptr || size == 0) return nvml::ERROR_INVALID_ARGUMENT;
+        for (unsigned i = 0; i < size; ++i) cpus[i] = 0;
+        cpus[0] = ~0ul;  // CPUs 0-63: one socket's worth
+        return nvml::SUCCESS;
+    });
+}
+#endif
+
 FAKE_API nvml::Return nvmlDeviceGetPowerUsage(nvml::Device device, unsigned int* power_mw) {
     return device_call(__func__, device, [&](const Gpu& gpu) { return put(gpu.power_mw, power_mw); });
 }

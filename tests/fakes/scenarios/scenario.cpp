@@ -100,6 +100,7 @@ Gpu read_gpu(const json& g) {
     read(g, "l2_bytes", gpu.l2_bytes);
     read(g, "temperature_c", gpu.temperature_c);
     read(g, "power_mw", gpu.power_mw);
+    read(g, "power_instant_mw", gpu.power_instant_mw);
     read(g, "power_limit_mw", gpu.power_limit_mw);
     read(g, "power_management_limit_mw", gpu.power_management_limit_mw);
     if (!gpu.power_management_limit_mw) gpu.power_management_limit_mw = gpu.power_limit_mw;

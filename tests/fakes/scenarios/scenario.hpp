@@ -34,6 +34,7 @@ struct Gpu {
     std::optional<unsigned> util_gpu, util_memory, pcie_gen, pcie_width, pcie_gen_max, pcie_width_max;
     std::optional<unsigned> num_gpu_cores;
     std::optional<std::uint64_t> throttle_reasons;
+    std::optional<unsigned> power_instant_mw;  ///< field NVML_FI_DEV_POWER_INSTANT; nullopt -> per-field NOT_SUPPORTED
     std::uint64_t l2_bytes = 0;
     int max_threads_per_sm = 0;  ///< 0 -> derived from the compute capability
     bool integrated = false;
