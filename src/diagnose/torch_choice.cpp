@@ -102,9 +102,15 @@ std::string install_command(const Inventory& inv, const std::string& release, co
     packages += fmt::format(" \"torchvision=={}.*\"", companions->torchvision);
     if (companions->torchaudio) packages += fmt::format(" \"torchaudio=={}.*\"", *companions->torchaudio);
   }
+  const std::string index = fmt::format("--index-url https://download.pytorch.org/whl/{}", tag);
   // In a hosted notebook the user types into a cell: %pip installs into the kernel's own interpreter.
-  const std::string pip = inv.platform.notebook ? "%pip" : python_command(inv) + " -m pip";
-  return fmt::format("{} install {} --index-url https://download.pytorch.org/whl/{}", pip, packages, tag);
+  if (inv.platform.notebook) return fmt::format("%pip install {} {}", packages, index);
+  // PEP 668: pip refuses to install into a distribution's own Python (externally-managed-environment).
+  if (inv.python.externally_managed.value_or(false) && !inv.python.in_venv.value_or(false))
+    return fmt::format("{} -m venv ~/venvs/torch && ~/venvs/torch/bin/python -m pip install {} {} (then run "
+                       "your scripts with ~/venvs/torch/bin/python, or `source ~/venvs/torch/bin/activate`)",
+                       python_command(inv), packages, index);
+  return fmt::format("{} -m pip install {} {}", python_command(inv), packages, index);
 }
 
 std::optional<Version> driver_ceiling(const Inventory& inv) {

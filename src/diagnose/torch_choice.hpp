@@ -27,7 +27,8 @@ std::vector<const catalog::TorchBuild*> fitting_builds(const std::vector<catalog
 
 /// The install command of `release` (CUDA variant `cuda`, none for the CPU wheel) for the inventory's Python:
 /// `"/usr/bin/python3" -m pip install "torch==2.5.*" "torchvision==0.20.*" "torchaudio==2.5.*" --index-url
-/// https://download.pytorch.org/whl/cu121`; in a hosted notebook `%pip install ...`, typed into a cell.
+/// https://download.pytorch.org/whl/cu121`; in a hosted notebook `%pip install ...`, typed into a cell; for an
+/// externally managed interpreter (PEP 668) that is no venv, a venv made first and pip run in it.
 std::string install_command(const Inventory& inventory, const std::string& release,
                             const std::optional<std::string>& cuda);
 

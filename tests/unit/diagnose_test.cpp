@@ -92,6 +92,20 @@ TEST(ChooseTorch, AFittingInstalledBuildIsKept) {
   EXPECT_FALSE(diagnose::choose_torch(inv).installed_fits);
 }
 
+TEST(ChooseTorch, AnExternallyManagedPythonGetsAVenvFirst) {
+  auto inv = machine_with("8.9", "580.95.05");
+  inv.python.probed = true;
+  inv.python.version = "3.11.2";
+  inv.python.executable = "/usr/bin/python3";
+  inv.python.externally_managed = true;  // Debian 12's /usr/bin/python3 (PEP 668)
+  inv.python.in_venv = false;
+  const auto c = diagnose::choose_torch(inv);
+  EXPECT_EQ(c.command.rfind("/usr/bin/python3 -m venv ~/venvs/torch && ~/venvs/torch/bin/python -m pip install", 0), 0u)
+      << c.command;
+  inv.python.in_venv = true;  // already in a venv: pip installs there
+  EXPECT_EQ(diagnose::choose_torch(inv).command.rfind("/usr/bin/python3 -m pip install", 0), 0u);
+}
+
 TEST(Verdict, TorchMissingIsNotReady) {
   auto inv = machine_with("8.9", "580.95.05");
   inv.python.probed = true;
