@@ -187,6 +187,7 @@ TEST_F(PythonSelect, WrongPythonOnPathWhileAnotherHasTorch) {
   EXPECT_FALSE(lists_other(doc["python"], m.path_python)) << "the chosen interpreter is no other";
   const json* missing = finding(doc, "torch-missing");
   ASSERT_NE(missing, nullptr) << doc["verdict"].dump(2);
+  EXPECT_EQ(doc["verdict"]["status"], "needs-action");  // no PyTorch for the chosen Python: not ready (issue 11)
   const std::string message = (*missing)["message"];
   EXPECT_NE(message.find("chosen from PATH"), std::string::npos) << message;
   EXPECT_NE(message.find(pyenv_python + " has torch 2.5.1+cu121"), std::string::npos) << message;
