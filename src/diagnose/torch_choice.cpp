@@ -75,15 +75,15 @@ std::optional<Pick> newest_pick(const Inventory& inv, const std::vector<std::str
 }
 
 /// The installed PyTorch runs this machine as it is: a ROCm or XPU build that sees its GPU; a CUDA build with
-/// code for every NVIDIA GPU, a driver that runs its CUDA and no "not compatible" warning; a CPU build where
-/// there is no GPU for it to use.
+/// code for every NVIDIA GPU, a driver that runs its CUDA and no "not compatible" warning; any build that imports
+/// where there is no NVIDIA GPU (a CUDA build runs on the CPU as well: swapping it for the CPU wheel gains nothing).
 bool installed_torch_fits(const Inventory& inv, const std::vector<std::string>& ccs) {
   if (!inv.torch) return false;
   const auto& t = *inv.torch;
   if (torch_backend_device(inv)) return true;
   const bool warned = std::any_of(t.warnings.begin(), t.warnings.end(),
                                   [](const std::string& w) { return w.find("not compatible") != std::string::npos; });
-  if (ccs.empty()) return !t.cuda && !t.hip && !warned;
+  if (ccs.empty()) return true;
   if (!t.cuda || !t.cuda_available || warned) return false;
   return std::none_of(ccs.begin(), ccs.end(), [&](const std::string& cc) { return installed_torch_lacks_code(inv, cc); });
 }

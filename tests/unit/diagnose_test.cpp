@@ -106,6 +106,14 @@ TEST(ChooseTorch, AnExternallyManagedPythonGetsAVenvFirst) {
   EXPECT_EQ(diagnose::choose_torch(inv).command.rfind("/usr/bin/python3 -m pip install", 0), 0u);
 }
 
+TEST(ChooseTorch, ACudaBuildOnAMachineWithoutNvidiaIsNotSwappedForTheCpuWheel) {
+  Inventory inv;
+  inv.cpu.arch = "x86_64";
+  inv = test_machines::with_torch(inv, "2.5.1+cu121", "12.1", false);
+  EXPECT_TRUE(diagnose::choose_torch(inv).installed_fits);  // it runs on the CPU: nothing to reinstall
+  EXPECT_FALSE(diagnose::diagnose(inv).pip_install.has_value());
+}
+
 TEST(Verdict, TorchMissingIsNotReady) {
   auto inv = machine_with("8.9", "580.95.05");
   inv.python.probed = true;
