@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <optional>
@@ -17,6 +18,7 @@
 #include "catalog/catalog.hpp"
 #include "core/data_files.hpp"
 #include "core/error.hpp"
+#include "core/i18n.hpp"
 #include "plan/catalogue.hpp"
 
 namespace {
@@ -63,10 +65,33 @@ std::optional<size_t> default_command_position(const CLI::App& app, const CLI::O
   return std::min(i, args.size());
 }
 
+/// The language is chosen before the command table is built, since CLI11 stores each option's help text when it is
+/// added: `--lang X` / `--lang=X` anywhere before `--`, else the environment (i18n::from_environment).
+void choose_language(const std::vector<std::string>& args) {
+  std::optional<std::string> flag;
+  for (size_t i = 0; i < args.size() && args[i] != "--"; ++i) {
+    if (args[i] == "--lang" && i + 1 < args.size()) flag = args[i + 1];
+    else if (args[i].starts_with("--lang=")) flag = args[i].substr(7);
+  }
+  i18n::Language wanted = i18n::from_environment([](const char* name) { return std::getenv(name); });
+  if (flag) {
+    const auto parsed = i18n::parse_language(*flag);
+    if (!parsed) throw UsageError(fmt::format("--lang '{}': use zh (中文) or en (English)", *flag));
+    wanted = *parsed;
+  }
+  i18n::use(wanted);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace gpuscout;
+  try {
+    choose_language(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const UsageError& e) {
+    fmt::print(stderr, "gpuscout: error: {}\n", e.what());
+    return 2;
+  }
   CLI::App app{"gpuscout: your machine for deep learning: what you have, whether PyTorch can use it, how fast it is,\n"
                "what model fits, and what to buy or rent. With no command, runs `doctor`.", "gpuscout"};
   const CLI::Option* version = app.set_version_flag("--version", std::string("gpuscout ") + GPUSCOUT_VERSION);
@@ -74,6 +99,9 @@ int main(int argc, char** argv) {
   // The folder is checked with the tables in it (check_data_override), the same way for GPUSCOUT_DATA_DIR.
   app.add_option("--data", global.data_dir,
                  "Folder of data tables (CSV) that replace the built-in ones, file by file (also GPUSCOUT_DATA_DIR)");
+  std::string lang_flag;  // read by choose_language before parsing; declared so that --help shows it
+  app.add_option("--lang", lang_flag, tr("Language of the output: zh (中文) or en; default from LANGUAGE, LC_ALL, "
+                                         "LC_MESSAGES, LANG"));
   app.require_subcommand(0, 1);
   app.fallthrough();
   for (const auto& entry : cli::kCommands) entry.add(app, global);

@@ -2,10 +2,95 @@
 
 #include <libintl.h>
 
+#include <array>
+#include <clocale>
+#include <cstdlib>
+#include <filesystem>
+#include <system_error>
+
+#include "core/text.hpp"
+
 namespace gpuscout {
+namespace {
 
-const char* tr(const char* msgid) { return dgettext("gpuscout", msgid); }
+constexpr const char* kDomain = "gpuscout";
+i18n::Language g_language = i18n::Language::en;
 
-std::string tr(std::string_view msgid) { return std::string(tr(std::string(msgid).c_str())); }
+/// "zh_CN.UTF-8@x" -> "zh"; "" for nothing.
+std::string language_part(std::string_view locale) {
+  const size_t end = locale.find_first_of("_-.@");
+  return text::to_lower(locale.substr(0, end));
+}
 
+/// Where the compiled catalogues are: beside an installed binary (PREFIX/bin/../share/locale), in the build tree,
+/// or under the install prefix this binary was configured with.
+std::string find_locale_dir() {
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  std::array<std::filesystem::path, 3> candidates{
+      ec ? std::filesystem::path() : exe.parent_path().parent_path() / "share" / "locale",
+      std::filesystem::path(GPUSCOUT_BUILD_LOCALEDIR), std::filesystem::path(GPUSCOUT_INSTALL_LOCALEDIR)};
+  for (const auto& dir : candidates) {
+    if (dir.empty()) continue;
+    if (std::filesystem::is_regular_file(dir / "zh_CN" / "LC_MESSAGES" / "gpuscout.mo", ec)) return dir.string();
+  }
+  return {};
+}
+
+}  // namespace
+
+const char* tr(const char* msgid) {
+  if (g_language == i18n::Language::en || msgid == nullptr || *msgid == '\0') return msgid;
+  return dgettext(kDomain, msgid);
+}
+
+std::string tr(std::string_view msgid) {
+  if (g_language == i18n::Language::en) return std::string(msgid);
+  return std::string(tr(std::string(msgid).c_str()));
+}
+
+namespace i18n {
+
+Language from_environment(const std::function<const char*(const char*)>& getenv) {
+  const auto is_zh = [](std::string_view locale) { return language_part(locale) == "zh"; };
+  if (const char* list = getenv("LANGUAGE"); list && *list) {
+    for (const std::string_view entry : text::split(list, ':')) {
+      const std::string lang = language_part(entry);
+      if (lang == "zh") return Language::zh;
+      if (lang == "en") return Language::en;
+    }
+  }
+  for (const char* name : {"LC_ALL", "LC_MESSAGES", "LANG"})
+    if (const char* value = getenv(name); value && *value) return is_zh(value) ? Language::zh : Language::en;
+  return Language::en;
+}
+
+std::optional<Language> parse_language(std::string_view flag) {
+  const std::string f = text::to_lower(text::trim(flag));
+  if (f == "en" || f == "english" || language_part(f) == "en") return Language::en;
+  if (f == "zh" || f == "cn" || f == "chinese" || f == "中文" || language_part(f) == "zh") return Language::zh;
+  return std::nullopt;
+}
+
+Language use(Language wanted) {
+  g_language = Language::en;
+  if (wanted == Language::en) return g_language;
+  const std::string dir = find_locale_dir();
+  if (dir.empty()) return g_language;
+  // gettext ignores LANGUAGE under the "C" locale, and zh_CN.UTF-8 is rarely generated: C.UTF-8 is built into
+  // glibc. Only messages and characters change; numbers keep the C locale's decimal point everywhere.
+  std::setlocale(LC_MESSAGES, "C.UTF-8");
+  std::setlocale(LC_CTYPE, "C.UTF-8");
+  setenv("LANGUAGE", "zh_CN", 1);
+  bindtextdomain(kDomain, dir.c_str());
+  bind_textdomain_codeset(kDomain, "UTF-8");
+  g_language = Language::zh;
+  return g_language;
+}
+
+Language current() { return g_language; }
+
+const char* html_lang() { return g_language == Language::zh ? "zh-CN" : "en"; }
+
+}  // namespace i18n
 }  // namespace gpuscout

@@ -69,6 +69,12 @@ USER_FACING = {
     "gpus.csv": ["name", "aliases", "software_support"],
     "models.csv": ["name", "aliases"],
 }
+# Of those, the cells that are prose rather than names: po/make_pot.py puts each into the message template, and
+# the code shows them through tr().
+TRANSLATED = {
+    "platforms.csv": ["requirements", "steps"],
+    "gpus.csv": ["software_support"],
+}
 CURATION_REMARK = re.compile(r"curator|verify|collected cop|not sourced|\bweak\b", re.I)
 ISO_DATE = re.compile(r"^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$")
 YEAR_MONTH = re.compile(r"^\d{4}-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?$")
