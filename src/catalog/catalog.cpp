@@ -1,6 +1,7 @@
 #include "catalog/catalog.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <mutex>
 
 #include <fmt/format.h>
@@ -137,20 +138,38 @@ bool valid_arch(std::string_view arch) {
   return v && v->suffix().empty() && v->parts().size() == 2;
 }
 
+/// An AMD ISA name as ROCm and PYTORCH_ROCM_ARCH write it: gfx900, gfx90a, gfx1100.
+bool valid_gfx_target(std::string_view target) {
+  if (!target.starts_with("gfx") || target.size() < 6 || target.size() > 7) return false;
+  return std::all_of(target.begin() + 3, target.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)) ||
+                                                                          (ch >= 'a' && ch <= 'f'); });
+}
+
 TorchBuild read_torch_build(csv::CellReader& c) {
   TorchBuild b;
   if (auto v = c.version("torch", 2, 2, "2.7", csv::Need::required)) b.torch = v->str();
   b.released = c.date("released", true, csv::Need::required);
   if (auto v = c.version("cuda", 2, 2, "12.8")) b.cuda = v->str();
   b.platform = c.one_of("platform", {"linux-x86_64", "linux-aarch64", "windows-x86_64"});
+  b.channel = c.one_of("channel", {"stable", "experimental"});
+  if (std::string index = c.text("index"); !index.empty()) {
+    const bool rocm = index.starts_with("rocm") && Version::parse(std::string_view(index).substr(4));
+    if (!rocm && index != "xpu") c.fail("index", "is not rocmX.Y or xpu");
+    else if (b.cuda) c.fail("index", "is set on a CUDA build, whose index follows its cuda column");
+    else b.index = std::move(index);
+  }
   const std::string arch_list = c.text("arch_list");  // split_ws() returns views into it
+  const bool gfx_targets = b.index && b.index->starts_with("rocm");
   for (auto a : text::split_ws(arch_list)) {
-    if (!valid_arch(a)) c.fail("arch_list", fmt::format("has '{}', which is not a compute capability like 8.6", a));
+    if (gfx_targets && !valid_gfx_target(a))
+      c.fail("arch_list", fmt::format("has '{}', which is not a gfx target like gfx1100", a));
+    else if (!gfx_targets && !valid_arch(a))
+      c.fail("arch_list", fmt::format("has '{}', which is not a compute capability like 8.6", a));
     b.arch_list.emplace_back(a);
   }
-  if (b.cuda && b.arch_list.empty()) c.fail("arch_list", "is empty, but a CUDA build needs the capabilities it ships");
+  if ((b.cuda || gfx_targets) && b.arch_list.empty())
+    c.fail("arch_list", "is empty, but a GPU build needs the architectures it ships");
   b.ptx = capability(c, "ptx");
-  b.channel = c.one_of("channel", {"stable", "experimental"});
   b.python_min = c.version("python_min", 2, 2, "3.10");
   b.python_max = c.version("python_max", 2, 2, "3.14");
   return b;

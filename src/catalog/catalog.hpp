@@ -45,6 +45,9 @@ struct TorchBuild {
   std::vector<std::string> arch_list;  ///< compute capabilities with native code ("7.5", "8.0")
   std::optional<std::string> ptx;      ///< capability whose PTX is embedded
   std::string channel;   ///< stable | experimental
+  /// The wheel index of a ROCm or XPU build ("rocm6.4", "xpu": download.pytorch.org/whl/<index>); its arch_list
+  /// then holds gfx targets (ROCm) or nothing (XPU). None for CUDA and CPU builds, whose index follows `cuda`.
+  std::optional<std::string> index;
   std::optional<Version> python_min, python_max;  ///< the CPython versions with wheels ("3.10", "3.14")
 };
 
@@ -71,6 +74,8 @@ struct ComputeCapability {
 const std::vector<GpuSpec>& gpus();
 const std::vector<CudaDriverRow>& cuda_drivers();
 const std::vector<TorchBuild>& torch_builds();
+/// The CPU wheel's row: no CUDA and no other backend.
+inline bool is_cpu_build(const TorchBuild& b) { return !b.cuda && !b.index; }
 const std::vector<ComputeCapability>& compute_capabilities();
 const std::vector<TorchCompanions>& torch_companions();
 const std::vector<DriverBranch>& driver_branches();

@@ -7,6 +7,7 @@
 #include "core/data_files.hpp"
 #include "core/units.hpp"
 #include "diagnose/rule_checks.hpp"
+#include "diagnose/torch_choice.hpp"
 
 namespace gpuscout::diagnose::checks {
 namespace {
@@ -31,16 +32,33 @@ std::string free_gpu_steps() {
   return fmt::format("Use a free cloud GPU: {}. Or rent one by the hour: see `gpuscout platforms`.", fmt::join(lines, "; "));
 }
 
-std::string other_vendor_fix(const Gpu& g, bool wsl) {
-  if (g.vendor == "amd")
-    return wsl ? "AMD GPUs under WSL: PyTorch's ROCm builds need native Linux; on Windows use torch-directml (pip install "
-                 "torch-directml), or a cloud GPU."
-               : "On Linux, install PyTorch's ROCm build (pip install torch --index-url "
-                 "https://download.pytorch.org/whl/rocm6.4) if your card is on AMD's ROCm support list (Radeon RX 7900 "
-                 "series, Instinct); check with `rocminfo`.";
-  if (g.vendor == "intel")
-    return "Intel GPUs run PyTorch through the XPU build: pip install torch --index-url https://download.pytorch.org/whl/xpu "
-           "(Arc and Data Center GPU Max; integrated graphics are slow for training).";
+/// The ROCm build's install step for an AMD GPU: the chosen wheel when one has its gfx target, else why not.
+std::string amd_fix(const Context& c, const Gpu& g) {
+  if (c.inv.os.wsl)
+    return "AMD GPUs under WSL: PyTorch's ROCm builds need native Linux; on Windows use torch-directml (pip install "
+           "torch-directml), or a cloud GPU.";
+  if (c.torch_choice.index && c.torch_choice.index->starts_with("rocm"))
+    return fmt::format("Install PyTorch's ROCm build, which has code for this card ({}): {}", g.gfx_target.value_or("?"),
+                       c.torch_choice.command);
+  const auto newest = newest_backend_index("rocm");
+  const std::string index = newest ? *newest : "rocm";
+  if (g.gfx_target)
+    return fmt::format("PyTorch's ROCm builds have no code for this card's {}: it cannot use it (setting "
+                       "HSA_OVERRIDE_GFX_VERSION to a listed target works only for a close relative of it, at your "
+                       "risk). Use the CPU, or a cloud GPU: see `gpuscout platforms`.", *g.gfx_target);
+  return fmt::format("Install AMD's ROCm driver, then check the card's gfx name with `rocminfo`; if it is one PyTorch's "
+                     "ROCm build lists (Radeon RX 7900 and 9070 series, Instinct), install it: pip install torch "
+                     "--index-url https://download.pytorch.org/whl/{}", index);
+}
+
+std::string other_vendor_fix(const Context& c, const Gpu& g) {
+  if (g.vendor == "amd") return amd_fix(c, g);
+  if (g.vendor == "intel") {
+    if (c.torch_choice.index == "xpu")
+      return fmt::format("Intel GPUs run PyTorch through its XPU build: {}", c.torch_choice.command);
+    return "PyTorch's XPU build supports Intel Arc, Core Ultra with Arc graphics and Data Center GPU Max, not this "
+           "GPU: PyTorch runs on the CPU here.";
+  }
   if (g.vendor == "apple") return "Apple GPUs work through PyTorch's MPS backend on macOS: torch.device(\"mps\").";
   return "CUDA builds of PyTorch need an NVIDIA GPU; check the vendor's own PyTorch port.";
 }
@@ -66,7 +84,7 @@ std::vector<Note> no_nvidia_gpu(const Context& c) {
   for (const auto* g : c.others) {
     if (rocm_torch && g->vendor == "amd") continue;  // rocm-unusable says why the installed build cannot use it
     out.push_back(Note{fmt::format("GPU {} ({}) is not an NVIDIA GPU: CUDA builds of PyTorch cannot use it.", g->index, g->name),
-                       other_vendor_fix(*g, c.inv.os.wsl)});
+                       other_vendor_fix(c, *g)});
   }
   return out;
 }

@@ -88,7 +88,87 @@ bool installed_torch_fits(const Inventory& inv, const std::vector<std::string>& 
   return std::none_of(ccs.begin(), ccs.end(), [&](const std::string& cc) { return installed_torch_lacks_code(inv, cc); });
 }
 
+/// An Intel GPU that PyTorch's XPU build supports: Arc A- and B-series, Core Ultra with Arc graphics, Data Center
+/// GPU Max (PyTorch's "Getting Started on Intel GPU"). Older integrated graphics (UHD, Iris Xe) are not on the list.
+bool runs_xpu(const Gpu& g) {
+  return g.vendor == "intel" && (g.name.find("Arc") != std::string::npos ||
+                                 g.name.find("Data Center GPU Max") != std::string::npos);
+}
+
+/// The wheel index a machine without an NVIDIA GPU should install from: the ROCm build whose arch list has every
+/// AMD GPU's gfx target, the XPU build for a supported Intel GPU, else the CPU wheel (nullopt). A ROCm build is
+/// chosen only when the gfx target is known (the KFD topology): without it nobody can say that a build fits.
+struct BackendNeed {
+  std::vector<std::string> gfx_targets;  ///< ROCm: every AMD GPU's target
+  bool xpu = false;
+};
+
+BackendNeed backend_need(const Inventory& inv) {
+  // The discrete cards decide; an APU beside them (a Ryzen's own graphics) is not what the user trains on. With
+  // only an APU (Strix Halo, gfx1151), it decides.
+  BackendNeed need;
+  for (const bool integrated : {false, true}) {
+    bool unknown = false;
+    for (const auto& g : inv.gpus) {
+      if (g.vendor != "amd" || g.integrated != integrated) continue;
+      if (g.gfx_target) need.gfx_targets.push_back(*g.gfx_target);
+      else unknown = true;
+    }
+    if (unknown) need.gfx_targets.clear();
+    if (!need.gfx_targets.empty() || unknown) break;
+  }
+  need.xpu = std::any_of(inv.gpus.begin(), inv.gpus.end(), runs_xpu);
+  return need;
+}
+
+bool build_fits_backend(const catalog::TorchBuild& b, const BackendNeed& need) {
+  if (!b.index) return false;
+  if (*b.index == "xpu") return need.xpu && need.gfx_targets.empty();
+  if (need.gfx_targets.empty()) return false;
+  return std::all_of(need.gfx_targets.begin(), need.gfx_targets.end(), [&](const std::string& t) {
+    return std::find(b.arch_list.begin(), b.arch_list.end(), t) != b.arch_list.end();
+  });
+}
+
 }  // namespace
+
+/// Without an NVIDIA GPU: the newest ROCm or XPU build that runs the machine's GPU, else the newest CPU wheel, for
+/// this Python.
+void choose_without_nvidia(const Inventory& inv, TorchChoice& choice) {
+  const auto python = python_version(inv);
+  const std::string platform = platform_key(inv);
+  const BackendNeed need = backend_need(inv);
+  const auto& builds = catalog::torch_builds();
+  const auto first_build = [&](const std::string& release, auto&& accept) -> const catalog::TorchBuild* {
+    for (const auto& b : builds)
+      if (b.torch == release && b.platform == platform && b.channel == "stable" && has_wheels_for(b, python) && accept(b))
+        return &b;
+    return nullptr;
+  };
+  const auto releases = torch_releases();
+  if (!need.gfx_targets.empty() || need.xpu) {
+    for (const auto& release : releases)
+      if (const auto* b = first_build(release, [&](const auto& row) { return build_fits_backend(row, need); })) {
+        choice.torch = release;
+        choice.index = b->index;
+        choice.command = install_command_from_index(inv, release, *b->index);
+        return;
+      }
+  }
+  for (const auto& release : releases)
+    if (first_build(release, [](const auto& row) { return catalog::is_cpu_build(row); })) {
+      choice.torch = release;
+      choice.command = install_command(inv, release, std::nullopt);
+      return;
+    }
+}
+
+std::optional<std::string> newest_backend_index(std::string_view prefix) {
+  for (const auto& release : torch_releases())
+    for (const auto& b : catalog::torch_builds())
+      if (b.torch == release && b.index && b.index->starts_with(prefix) && b.channel == "stable") return b.index;
+  return std::nullopt;
+}
 
 std::string python_command(const Inventory& inv) {
   return shell_word(inv.python.executable.value_or("python3"));
@@ -97,20 +177,24 @@ std::string python_command(const Inventory& inv) {
 std::string install_command(const Inventory& inv, const std::string& release, const std::optional<std::string>& cuda) {
   std::string tag = cuda ? "cu" + *cuda : "cpu";
   std::erase(tag, '.');
+  return install_command_from_index(inv, release, tag);
+}
+
+std::string install_command_from_index(const Inventory& inv, const std::string& release, const std::string& index) {
   std::string packages = fmt::format("\"torch=={}.*\"", release);
   if (const auto* companions = catalog::find_torch_companions(release)) {
     packages += fmt::format(" \"torchvision=={}.*\"", companions->torchvision);
     if (companions->torchaudio) packages += fmt::format(" \"torchaudio=={}.*\"", *companions->torchaudio);
   }
-  const std::string index = fmt::format("--index-url https://download.pytorch.org/whl/{}", tag);
+  const std::string url = fmt::format("--index-url https://download.pytorch.org/whl/{}", index);
   // In a hosted notebook the user types into a cell: %pip installs into the kernel's own interpreter.
-  if (inv.platform.notebook) return fmt::format("%pip install {} {}", packages, index);
+  if (inv.platform.notebook) return fmt::format("%pip install {} {}", packages, url);
   // PEP 668: pip refuses to install into a distribution's own Python (externally-managed-environment).
   if (inv.python.externally_managed.value_or(false) && !inv.python.in_venv.value_or(false))
     return fmt::format("{} -m venv ~/venvs/torch && ~/venvs/torch/bin/python -m pip install {} {} (then run "
                        "your scripts with ~/venvs/torch/bin/python, or `source ~/venvs/torch/bin/activate`)",
-                       python_command(inv), packages, index);
-  return fmt::format("{} -m pip install {} {}", python_command(inv), packages, index);
+                       python_command(inv), packages, url);
+  return fmt::format("{} -m pip install {} {}", python_command(inv), packages, url);
 }
 
 std::optional<Version> driver_ceiling(const Inventory& inv) {
@@ -175,17 +259,7 @@ TorchChoice choose_torch(const Inventory& inv) {
   TorchChoice choice;
   choice.installed_fits = installed_torch_fits(inv, ccs);
   if (ccs.empty()) {
-    const auto python = python_version(inv);
-    for (const auto& release : torch_releases()) {
-      const auto& builds = catalog::torch_builds();
-      const bool cpu_wheel = std::any_of(builds.begin(), builds.end(), [&](const catalog::TorchBuild& b) {
-        return b.torch == release && !b.cuda && b.platform == platform_key(inv) && has_wheels_for(b, python);
-      });
-      if (!cpu_wheel) continue;
-      choice.torch = release;
-      choice.command = install_command(inv, release, std::nullopt);
-      break;
-    }
+    choose_without_nvidia(inv, choice);
     return choice;
   }
   const auto driver = driver_version(inv);

@@ -32,6 +32,16 @@ std::vector<const catalog::TorchBuild*> fitting_builds(const std::vector<catalog
 std::string install_command(const Inventory& inventory, const std::string& release,
                             const std::optional<std::string>& cuda);
 
+/// The same from a wheel index name ("cu128", "cpu", "rocm7.2", "xpu").
+std::string install_command_from_index(const Inventory& inventory, const std::string& release, const std::string& index);
+
+/// Fills `choice` for a machine without an NVIDIA GPU: the newest ROCm build whose arch list has every AMD GPU's
+/// gfx target, or the XPU build for an Intel Arc / Data Center GPU Max, else the newest CPU wheel.
+void choose_without_nvidia(const Inventory& inventory, TorchChoice& choice);
+
+/// The index of the newest stable build whose index starts with `prefix` ("rocm" -> "rocm7.2"), for this table.
+std::optional<std::string> newest_backend_index(std::string_view prefix);
+
 /// The interpreter as the commands name it: its path when the probe found one, else python3.
 std::string python_command(const Inventory& inventory);
 

@@ -14,7 +14,7 @@ import sys
 HEADERS = {
     "compute_capability.csv": "cc,sm,architecture,vendor_family,notes,source,date",
     "cuda_driver.csv": "cuda,release,linux_min_driver,windows_min_driver,family_min_driver,source,date",
-    "torch_builds.csv": "torch,released,cuda,platform,arch_list,ptx,channel,python_min,python_max,source,date",
+    "torch_builds.csv": "torch,released,cuda,platform,arch_list,ptx,channel,index,python_min,python_max,source,date",
     "gpus.csv": "vendor,name,aliases,architecture,compute_capability,memory_bytes,memory_bandwidth_gbs,"
                 "fp32_tflops,fp16_tensor_tflops_dense,bf16_tensor_tflops_dense,fp16_accumulate,"
                 "fp8_tensor_tflops_dense,tdp_w,launch_year,launch_price_usd,street_price_usd,street_price_date,"
@@ -249,6 +249,17 @@ def main(argv):
             for col in ("python_min", "python_max"):
                 if not MAJOR_MINOR.match(r[col]):
                     problems.append(f"{where}: {col} '{r[col]}' is not like 3.10")
+            if r["index"]:
+                if r["cuda"] or r["ptx"]:
+                    problems.append(f"{where}: a {r['index']} row has a cuda or ptx cell")
+                elif r["index"] == "xpu":
+                    if r["arch_list"]:
+                        problems.append(f"{where}: an xpu row lists architectures")
+                elif not re.fullmatch(r"rocm\d+\.\d+(\.\d+)?", r["index"]):
+                    problems.append(f"{where}: index '{r['index']}' is not rocmX.Y or xpu")
+                elif not r["arch_list"] or not all(re.fullmatch(r"gfx[0-9a-f]{3,4}", a) for a in r["arch_list"].split()):
+                    problems.append(f"{where}: a ROCm row needs gfx targets in arch_list")
+                continue
             if not r["cuda"]:
                 cpu_rows.add(r["torch"])
                 if r["arch_list"] or r["ptx"]:

@@ -2,6 +2,7 @@
 // last driver branch, nothing is reinstalled that works, hosted notebooks get steps they can take, ROCm counts,
 // verdicts mean what they say, and advise starts from the card the user owns.
 #include <fstream>
+#include <functional>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -148,6 +149,67 @@ TEST(Rocm, ARocmBuildWithoutTheCardsTargetSaysWhich) {
   const json trap = doctor_json({}, {"--from", path});
   ASSERT_TRUE(finding(trap, "rocm-unusable"));
   EXPECT_TRUE(has((*finding(trap, "rocm-unusable"))["message"].get<std::string>(), "HSA_OVERRIDE_GFX_VERSION"));
+}
+
+/// The AMD desktop as a saved inventory without PyTorch, changed by `edit`, then diagnosed with --from.
+json amd_without_torch(const std::function<void(json&)>& edit) {
+  auto saved = e2e::run_gpuscout({"info", "--json"}, merge({e2e::sysroot_env("desktop-amd"), e2e::fake_torch_env("rocm")}));
+  EXPECT_EQ(saved.exit_code, 0) << saved.err;
+  json inv = saved.json();
+  inv["torch"] = nullptr;
+  inv["python"]["version"] = "3.12.3";
+  edit(inv);
+  const std::string path = e2e::temp_dir() + "/amd-no-torch.json";
+  std::ofstream(path) << inv.dump();
+  return doctor_json({}, {"--from", path});
+}
+
+TEST(Rocm, WithoutTorchTheInstallLineIsTheRocmBuildThatHasTheCard) {
+  // RX 7900 XTX (gfx1100) beside the Ryzen's own graphics (gfx1036, in no build): the discrete card decides.
+  const json doc = amd_without_torch([](json&) {});
+  const std::string pip = doc["verdict"]["pip_install"].get<std::string>();
+  EXPECT_TRUE(has(pip, "download.pytorch.org/whl/rocm")) << pip;
+  EXPECT_FALSE(has(pip, "whl/cpu")) << pip;
+  const json* f = finding(doc, "no-nvidia-gpu");
+  ASSERT_TRUE(f) << doc["verdict"].dump(2);
+  EXPECT_TRUE(has((*f)["fix"].get<std::string>(), "gfx1100")) << (*f)["fix"];
+  EXPECT_TRUE(has((*f)["fix"].get<std::string>(), pip)) << (*f)["fix"];
+}
+
+TEST(Rocm, ACardNoRocmBuildHasGetsTheCpuWheelAndSaysWhy) {
+  const json doc = amd_without_torch([](json& inv) { inv["gpus"][0]["gfx_target"] = "gfx1032"; });
+  EXPECT_TRUE(has(doc["verdict"]["pip_install"].get<std::string>(), "whl/cpu")) << doc["verdict"].dump(2);
+  const json* f = finding(doc, "no-nvidia-gpu");
+  ASSERT_TRUE(f);
+  EXPECT_TRUE(has((*f)["fix"].get<std::string>(), "gfx1032")) << (*f)["fix"];
+}
+
+TEST(Rocm, AnUnknownTargetNamesTheNewestRocmIndexFromTheData) {
+  // No KFD topology: the card's target is unknown, so no build can be said to fit; the fix names the newest
+  // ROCm index of data/torch_builds.csv, not a version written into the code.
+  const json doc = amd_without_torch([](json& inv) {
+    inv["gpus"][0].erase("gfx_target");
+    inv["gpus"][1].erase("gfx_target");
+  });
+  EXPECT_TRUE(has(doc["verdict"]["pip_install"].get<std::string>(), "whl/cpu")) << doc["verdict"].dump(2);
+  const json* f = finding(doc, "no-nvidia-gpu");
+  ASSERT_TRUE(f);
+  EXPECT_TRUE(has((*f)["fix"].get<std::string>(), "rocminfo")) << (*f)["fix"];
+  EXPECT_FALSE(has((*f)["fix"].get<std::string>(), "rocm6.4")) << (*f)["fix"];
+}
+
+TEST(Xpu, AnIntelArcWithoutTorchGetsTheXpuBuild) {
+  const json doc = amd_without_torch([](json& inv) {
+    inv["gpus"] = json::array({inv["gpus"][0]});
+    inv["gpus"][0]["vendor"] = "intel";
+    inv["gpus"][0]["name"] = "DG2 [Arc A770]";
+    inv["gpus"][0].erase("gfx_target");
+  });
+  const std::string pip = doc["verdict"]["pip_install"].get<std::string>();
+  EXPECT_TRUE(has(pip, "download.pytorch.org/whl/xpu")) << pip;
+  const json* f = finding(doc, "no-nvidia-gpu");
+  ASSERT_TRUE(f);
+  EXPECT_TRUE(has((*f)["fix"].get<std::string>(), pip)) << (*f)["fix"];
 }
 
 TEST(Verdict, TorchMissingOnAGpuMachineIsNotReady) {

@@ -289,6 +289,17 @@ std::string override_dir_with(const std::string& table, const std::string& heade
 
 }  // namespace
 
+/// Each (row, "LINE:COLUMN: message") of torch_builds.csv under `header` makes the table refuse to load.
+template <size_t N>
+void expect_torch_rows_refused(const std::string& header, const std::pair<const char*, const char*> (&cases)[N]) {
+  for (const auto& [row, where] : cases) {
+    const auto dir = override_dir_with("torch_builds.csv", header, row);
+    EXPECT_EXIT(expect_refused(dir, dir + "/torch_builds.csv:" + where, [] { return catalog::torch_builds().empty(); }),
+                ::testing::ExitedWithCode(0), "")
+        << row;
+  }
+}
+
 TEST(TablesOverride, BadTorchCellsRefuseTheTable) {
   // The child starts afresh (re-executed), not as a fork of a process whose tables earlier tests loaded.
   GTEST_FLAG_SET(death_test_style, "threadsafe");
@@ -301,18 +312,41 @@ TEST(TablesOverride, BadTorchCellsRefuseTheTable) {
       {"2.7,2025-04,12.8,linux-x86_64,8.0 x,,stable,3.9,3.13,s,2026-11-29",
        "2:31: arch_list '8.0 x' has 'x', which is not a compute capability like 8.6"},
       {"2.7,2025-04,12.8,linux-x86_64,,,stable,3.9,3.13,s,2026-11-29",
-       "2:31: arch_list is empty, but a CUDA build needs the capabilities it ships"},
+       "2:31: arch_list is empty, but a GPU build needs the architectures it ships"},
       {"2.7,2025-04,12.8,linux,8.0,,stable,3.9,3.13,s,2026-11-29",
        "2:18: platform 'linux' is not one of linux-x86_64, linux-aarch64, windows-x86_64"},
       {"2.7,April,12.8,linux-x86_64,8.0,,stable,3.9,3.13,s,2026-11-29",
        "2:5: released 'April' is not a date like 2025-04 or 2025-04-23"},
   };
-  for (const auto& [row, where] : cases) {
-    const auto dir = override_dir_with("torch_builds.csv", header, row);
-    EXPECT_EXIT(expect_refused(dir, dir + "/torch_builds.csv:" + where, [] { return catalog::torch_builds().empty(); }),
-                ::testing::ExitedWithCode(0), "")
-        << row;
+  expect_torch_rows_refused(header, cases);
+}
+
+TEST(TablesOverride, BadRocmAndXpuRowsRefuseTheTable) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const std::string header = "torch,released,cuda,platform,arch_list,ptx,channel,index,python_min,python_max,source,date";
+  const std::pair<const char*, const char*> cases[] = {
+      {"2.9,2025-10,,linux-x86_64,gfx1100,,stable,rocmX,3.10,3.14,s,2026-12-01", "2:43: index 'rocmX' is not rocmX.Y or xpu"},
+      {"2.9,2025-10,12.8,linux-x86_64,8.0,,stable,xpu,3.10,3.14,s,2026-12-01",
+       "2:43: index 'xpu' is set on a CUDA build, whose index follows its cuda column"},
+      {"2.9,2025-10,,linux-x86_64,8.0,,stable,rocm6.4,3.10,3.14,s,2026-12-01",
+       "2:27: arch_list '8.0' has '8.0', which is not a gfx target like gfx1100"},
+      {"2.9,2025-10,,linux-x86_64,,,stable,rocm6.4,3.10,3.14,s,2026-12-01",
+       "2:27: arch_list is empty, but a GPU build needs the architectures it ships"},
+  };
+  expect_torch_rows_refused(header, cases);
+}
+
+TEST(TorchBuilds, RocmAndXpuRowsCarryTheirIndex) {
+  bool rocm = false, xpu = false;
+  for (const auto& b : catalog::torch_builds()) {
+    if (!b.index) continue;
+    EXPECT_FALSE(b.cuda) << b.torch;
+    EXPECT_FALSE(catalog::is_cpu_build(b));
+    if (b.index->starts_with("rocm")) rocm = !b.arch_list.empty() && b.arch_list.front().starts_with("gfx");
+    if (*b.index == "xpu") xpu = b.arch_list.empty();
   }
+  EXPECT_TRUE(rocm);
+  EXPECT_TRUE(xpu);
 }
 
 TEST(TablesOverride, BadGpuAndDriverCellsRefuseTheirTable) {
