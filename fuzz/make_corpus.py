@@ -194,7 +194,8 @@ def table_with_cell(table, column, value, rows=3):
 CSV_CELLS = [  # (table, column, values): issue 10 item 1 (torch_builds.csv) and its relatives in the other tables
     ("torch_builds.csv", "cuda", ["cu126", "-1", "x", "inf", "NaN", ""]),
     ("torch_builds.csv", "torch", ["abc", "", "-1", "2.7.0a0+git"]),
-    ("torch_builds.csv", "arch_list", ["sm_abc;compute_", ";;;"]),
+    ("torch_builds.csv", "arch_list", ["sm_abc;compute_", ";;;", "gfx", "gfx1100 8.0"]),
+    ("torch_builds.csv", "index", ["rocm", "rocmX.Y", "xpu", "rocm6.4", "cu128"]),
     ("cuda_driver.csv", "cuda", ["abc", "", "inf"]),
     ("cuda_driver.csv", "linux_min_driver", ["abc", "-1", "", "NaN"]),
     ("gpus.csv", "memory_bytes", ["-1", "1e999", "inf", "24G", "18446744073709551616"]),

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "catalog/catalog.hpp"
+#include "core/i18n.hpp"
 #include "core/version.hpp"
 
 namespace gpuscout::diagnose {
@@ -191,9 +192,10 @@ std::string install_command_from_index(const Inventory& inv, const std::string& 
   if (inv.platform.notebook) return fmt::format("%pip install {} {}", packages, url);
   // PEP 668: pip refuses to install into a distribution's own Python (externally-managed-environment).
   if (inv.python.externally_managed.value_or(false) && !inv.python.in_venv.value_or(false))
-    return fmt::format("{} -m venv ~/venvs/torch && ~/venvs/torch/bin/python -m pip install {} {} (then run "
-                       "your scripts with ~/venvs/torch/bin/python, or `source ~/venvs/torch/bin/activate`)",
-                       python_command(inv), packages, url);
+    // TRANSLATORS: only the words in parentheses are prose; the command before them stays as it is.
+    return trf("{} -m venv ~/venvs/torch && ~/venvs/torch/bin/python -m pip install {} {} (then run "
+               "your scripts with ~/venvs/torch/bin/python, or `source ~/venvs/torch/bin/activate`)",
+               python_command(inv), packages, url);
   return fmt::format("{} -m pip install {} {}", python_command(inv), packages, url);
 }
 
@@ -285,8 +287,8 @@ TorchChoice choose_torch(const Inventory& inv) {
     use(*now);
     // The simpler step is the wheel for this driver; a newer release is worth a driver update only if one exists.
     if (best && updatable && best->needs && Version::parse(best->release) > Version::parse(now->release))
-      choice.with_newer_driver = fmt::format("PyTorch {} (CUDA {}) needs driver {} or newer", best->release,
-                                             *best->build->cuda, best->needs->str());
+      choice.with_newer_driver = trf("PyTorch {} (CUDA {}) needs driver {} or newer", best->release,
+                                     *best->build->cuda, best->needs->str());
   } else if (best && updatable) {
     use(*best);
     if (best->needs) choice.driver_needed = best->needs->str();
