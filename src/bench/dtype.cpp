@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/i18n.hpp"
 #include "core/text.hpp"
 
 namespace gpuscout::bench {
@@ -36,13 +37,13 @@ std::vector<Dtype> parse_dtype_list(std::string_view list) {
     if (text::trim(part).empty()) continue;
     auto d = parse_dtype(part);
     if (!d)
-      throw UsageError(fmt::format("--dtype: unknown precision '{}' (known: fp64, fp32, tf32, fp16, bf16, fp8)",
-                                   text::trim(part)));
+      throw UsageError(trf("--dtype: unknown precision '{}' (known: fp64, fp32, tf32, fp16, bf16, fp8)",
+                           text::trim(part)));
     bool seen = false;
     for (Dtype e : out) seen = seen || e == *d;
     if (!seen) out.push_back(*d);
   }
-  if (out.empty()) throw UsageError("--dtype: empty list (known: fp64, fp32, tf32, fp16, bf16, fp8)");
+  if (out.empty()) throw UsageError(tr("--dtype: empty list (known: fp64, fp32, tf32, fp16, bf16, fp8)"));
   return out;
 }
 

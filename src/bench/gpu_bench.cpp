@@ -6,6 +6,7 @@
 
 #include "bench/gpu_plugin.hpp"
 #include "bench/nvml_sampler.hpp"
+#include "core/i18n.hpp"
 #include "core/text.hpp"
 
 namespace gpuscout::bench {
@@ -42,8 +43,8 @@ std::string share_text(double share, int of) {
 // What the catalogue row lends this device, and the note when it lends nothing.
 void note_datasheet(GpuResult& gpu, const std::optional<catalog::GpuMatch>& match) {
   if (!match) {
-    gpu.notes.push_back(fmt::format("'{}' is not in the GPU catalogue (data/gpus.csv): its datasheet peak is unknown, "
-                                    "so no efficiency against it is shown", gpu.name));
+    gpu.notes.push_back(trf("'{}' is not in the GPU catalogue (data/gpus.csv): its datasheet peak is unknown, "
+                            "so no efficiency against it is shown", gpu.name));
     return;
   }
   gpu.catalog_name = match->spec->name;
@@ -54,19 +55,21 @@ void note_datasheet(GpuResult& gpu, const std::optional<catalog::GpuMatch>& matc
   }
   const std::string profile = match->mig_profile->empty() ? "" : " (" + *match->mig_profile + ")";
   if (!match->mig_compute_share) {
-    gpu.notes.push_back(fmt::format("this is a MIG slice{} of a {} whose size is not named: its share of the card's "
-                                    "datasheet is unknown; efficiency is against the slice's own SMs x clock",
-                                    profile, match->spec->name));
+    gpu.notes.push_back(trf("this is a MIG slice{} of a {} whose size is not named: its share of the card's "
+                            "datasheet is unknown; efficiency is against the slice's own SMs x clock",
+                            profile, match->spec->name));
     return;
   }
   if (match->mig_memory_share && bandwidth && *bandwidth > 0)
     gpu.memory_bandwidth_gbs = *bandwidth * *match->mig_memory_share;
-  gpu.notes.push_back(fmt::format("this is a MIG slice{} of a {}: it is compared with its share of the card "
-                                  "({} of the compute{})", profile, match->spec->name,
-                                  share_text(*match->mig_compute_share, catalog::mig_card_slices(*match->spec)),
-                                  match->mig_memory_share
-                                      ? ", " + share_text(*match->mig_memory_share, 8) + " of the memory bandwidth"
-                                      : ""));
+  const std::string compute = share_text(*match->mig_compute_share, catalog::mig_card_slices(*match->spec));
+  if (match->mig_memory_share)
+    gpu.notes.push_back(trf("this is a MIG slice{} of a {}: it is compared with its share of the card ({} of the "
+                            "compute, {} of the memory bandwidth)",
+                            profile, match->spec->name, compute, share_text(*match->mig_memory_share, 8)));
+  else
+    gpu.notes.push_back(trf("this is a MIG slice{} of a {}: it is compared with its share of the card ({} of the "
+                            "compute)", profile, match->spec->name, compute));
 }
 
 // SMs x clock x per-SM rate, the per-SM rate taken from the datasheet row (peak / (SMs x boost clock)). This holds
@@ -105,12 +108,11 @@ void interpret_clocks(GpuResult& gpu) {
   gpu.throttled = (t.throttle_reasons & kThrottleLossMask) != 0;
   gpu.power_capped = (t.throttle_reasons & vendor::nvml::kReasonSwPowerCap) != 0;
   if (gpu.throttled)
-    gpu.notes.push_back("clocks were slowed during the run: " +
-                        text::join(throttle_reason_names(t.throttle_reasons & kThrottleLossMask), ", ") +
-                        " (check cooling and power delivery)");
+    gpu.notes.push_back(trf("clocks were slowed during the run: {} (check cooling and power delivery)",
+                            text::join(throttle_reason_names(t.throttle_reasons & kThrottleLossMask), ", ")));
   else if (gpu.power_capped)
-    gpu.notes.push_back("the GPU ran at its power limit during the GEMMs: normal under full load (clocks are "
-                        "lowered to stay within the limit), not a fault");
+    gpu.notes.push_back(tr("the GPU ran at its power limit during the GEMMs: normal under full load (clocks are "
+                           "lowered to stay within the limit), not a fault"));
 }
 
 }  // namespace
@@ -127,10 +129,10 @@ void interpret_gpu(GpuResult& gpu, const std::optional<catalog::GpuMatch>& match
     const bool width_low = t.pcie_width_max && *t.pcie_width_under_load < *t.pcie_width_max;
     gpu.pcie_below_max = gen_low || width_low;
     if (gpu.pcie_below_max)
-      gpu.notes.push_back(fmt::format("PCIe link under load is gen {} x{}, below the card's gen {} x{}: "
-                                      "host transfers are limited (a x16 card in a x4 slot, a riser, BIOS setting)",
-                                      *t.pcie_gen_under_load, *t.pcie_width_under_load, gen_max,
-                                      t.pcie_width_max.value_or(0)));
+      gpu.notes.push_back(trf("PCIe link under load is gen {} x{}, below the card's gen {} x{}: "
+                              "host transfers are limited (a x16 card in a x4 slot, a riser, BIOS setting)",
+                              *t.pcie_gen_under_load, *t.pcie_width_under_load, gen_max,
+                              t.pcie_width_max.value_or(0)));
   }
 }
 

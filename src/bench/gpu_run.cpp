@@ -9,6 +9,7 @@
 #include "bench/gpu_bench.hpp"
 #include "bench/gpu_plugin.hpp"
 #include "bench/nvml_sampler.hpp"
+#include "core/i18n.hpp"
 #include "core/text.hpp"
 #include "vendor/strings.hpp"
 
@@ -57,8 +58,8 @@ std::optional<CudaPlugin> load_plugin(const GpuPlan& plan, GpuStatus& status) {
     }
     return std::move(*loaded);
   }
-  status.message = "the CUDA benchmark plugin is not installed (" + std::string(kCudaPluginFile) +
-                   " not found in: " + text::join(tried, ", ") + "); build gpuscout with the CUDA toolkit to get it";
+  status.message = trf("the CUDA benchmark plugin is not installed ({} not found in: {}); build gpuscout with the "
+                       "CUDA toolkit to get it", kCudaPluginFile, text::join(tried, ", "));
   return std::nullopt;
 }
 
@@ -120,8 +121,8 @@ GpuGemmRecord run_gemm(const gpuscout_cuda_plugin_v1& api, int dev, Dtype dtype,
   rec.checked = out.checked;
   rec.ok = out.checked > 0 && out.rel_error <= rel_error_bound(dtype);
   if (!rec.ok)
-    gpu.notes.push_back(fmt::format("GEMM {} n={} gave a WRONG result: relative error {:.2e} above {:.0e}",
-                                    dtype_name(dtype), rec.n, out.rel_error, rel_error_bound(dtype)));
+    gpu.notes.push_back(trf("GEMM {} n={} gave a WRONG result: relative error {:.2e} above {:.0e}",
+                            dtype_name(dtype), rec.n, out.rel_error, rel_error_bound(dtype)));
   return rec;
 }
 
@@ -152,7 +153,7 @@ TransferRecord run_copy(const gpuscout_cuda_plugin_v1& api, int dev, int kind, c
   const double moved = static_cast<double>(out.size_bytes) * (kind == GPUSCOUT_COPY_D2D ? 2.0 : 1.0);
   rec.gbs = rec.m.stats.median_s > 0 ? moved / rec.m.stats.median_s / 1e9 : 0;
   rec.verified = out.verified != 0;
-  if (!rec.verified) gpu.notes.push_back(fmt::format("copy {}: destination did not match the source", name));
+  if (!rec.verified) gpu.notes.push_back(trf("copy {}: destination did not match the source", name));
   return rec;
 }
 
@@ -245,7 +246,7 @@ GpuResult bench_device(const gpuscout_cuda_plugin_v1& api, int dev, const GpuPla
   gpuscout_device_info info{};
   char err[GPUSCOUT_PLUGIN_TEXT] = {};
   if (api.device_info(dev, &info, err, sizeof err) != GPUSCOUT_OK) {
-    gpu.notes.push_back("device information failed: " + text_of(err, sizeof err));
+    gpu.notes.push_back(trf("device information failed: {}", text_of(err, sizeof err)));
     return gpu;
   }
   take_device_info(gpu, info);
@@ -290,13 +291,13 @@ GpuSection run_gpus(const GpuPlan& plan) {
   section.status.plugin_path = plugin->path();
   section.status.plugin_version = plugin->version();
   if (auto ok = plugin->init(should_stop_callback); !ok) {
-    section.status.message = "CUDA is not usable: " + ok.error().message;
+    section.status.message = trf("CUDA is not usable: {}", ok.error().message);
     return section;
   }
   const auto& api = plugin->api();
   const int count = api.device_count();
   if (count <= 0) {
-    section.status.message = "CUDA reports no device";
+    section.status.message = tr("CUDA reports no device");
     return section;
   }
   section.status.available = true;

@@ -12,6 +12,7 @@
 #include "bench/gpu_child.hpp"
 #include "catalog/gpu_match.hpp"
 #include "core/error.hpp"
+#include "core/i18n.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"
 #include "os/system.hpp"
@@ -29,11 +30,11 @@ bool wants(const BenchOptions& o, Dtype d) {
 int parse_size(std::string_view text_in) {
   const auto t = text::trim(text_in);
   auto v = text::parse_int(t);
-  if (!v) throw UsageError(fmt::format("--size: '{}' is not a whole number (a matrix size such as 4096)", t));
-  if (*v <= 0) throw UsageError(fmt::format("--size: {} is not a valid matrix size: it must be at least 1", *v));
+  if (!v) throw UsageError(trf("--size: '{}' is not a whole number (a matrix size such as 4096)", t));
+  if (*v <= 0) throw UsageError(trf("--size: {} is not a valid matrix size: it must be at least 1", *v));
   if (*v > kMaxSize)
-    throw UsageError(fmt::format("--size: {} is too large: at most {} (an fp64 GEMM of that size already needs {})",
-                                 *v, kMaxSize, units::format_bytes(cpu_gemm_bytes(Dtype::fp64, kMaxSize))));
+    throw UsageError(trf("--size: {} is too large: at most {} (an fp64 GEMM of that size already needs {})",
+                         *v, kMaxSize, units::format_bytes(cpu_gemm_bytes(Dtype::fp64, kMaxSize))));
   return static_cast<int>(*v);
 }
 
@@ -41,9 +42,9 @@ std::chrono::milliseconds parse_timeout(std::string_view text_in) {
   const auto t = text::trim(text_in);
   const auto v = text::parse_double(t);
   if (!v || !std::isfinite(*v))
-    throw UsageError(fmt::format("--timeout: '{}' is not a number of seconds (such as 120)", t));
+    throw UsageError(trf("--timeout: '{}' is not a number of seconds (such as 120)", t));
   if (*v < 0.1 || *v > 86400)
-    throw UsageError(fmt::format("--timeout: {} is out of range: give between 0.1 and 86400 seconds (a day)", t));
+    throw UsageError(trf("--timeout: {} is out of range: give between 0.1 and 86400 seconds (a day)", t));
   return std::chrono::milliseconds(static_cast<long long>(*v * 1000));
 }
 
@@ -52,7 +53,7 @@ void apply_device(std::string_view device, BenchOptions& options) {
   if (d == "cpu") options.run_cpu = true, options.run_gpu = false;
   else if (d == "gpu") options.run_cpu = false, options.run_gpu = true;
   else if (d == "all") options.run_cpu = true, options.run_gpu = true;
-  else throw UsageError(fmt::format("--device: unknown device '{}' (cpu, gpu or all)", device));
+  else throw UsageError(trf("--device: unknown device '{}' (cpu, gpu or all)", device));
 }
 
 std::vector<int> cpu_gemm_sizes(const BenchOptions& o, Dtype d) {
@@ -145,9 +146,9 @@ Speedup compute_speedup(const BenchResult& r) {
   add_transfers(r, s);
   if (!gpu32 && !gpu16) add_estimate(s, flops);
   const bool all_at_n = (!cpu || cpu->first == s.n) && (!gpu32 || gpu32->first == s.n) && (!gpu16 || gpu16->first == s.n);
-  s.basis = all_at_n ? fmt::format("measured at n={}", s.n)
-                     : fmt::format("scaled to n={} from the rates at the sizes measured (CPU n={}, GPU n={})", s.n,
-                                   cpu ? cpu->first : 0, gpu32 ? gpu32->first : (gpu16 ? gpu16->first : 0));
+  s.basis = all_at_n ? trf("measured at n={}", s.n)
+                     : trf("scaled to n={} from the rates at the sizes measured (CPU n={}, GPU n={})", s.n,
+                           cpu ? cpu->first : 0, gpu32 ? gpu32->first : (gpu16 ? gpu16->first : 0));
   return s;
 }
 
@@ -160,9 +161,9 @@ void check_gemm_memory(const BenchOptions& o, const BlasInfo& blas, std::optiona
     if (!wants(o, d) || !cpu_gemm_supports(d, blas)) continue;
     for (int n : cpu_gemm_sizes(o, d)) {
       if (cpu_gemm_bytes(d, n) > *available / 2)
-        throw UsageError(fmt::format("--size {}: a {} GEMM needs {}, more than half of the {} of memory available", n,
-                                     dtype_name(d), units::format_bytes(cpu_gemm_bytes(d, n)),
-                                     units::format_bytes(*available)));
+        throw UsageError(trf("--size {}: a {} GEMM needs {}, more than half of the {} of memory available", n,
+                             dtype_name(d), units::format_bytes(cpu_gemm_bytes(d, n)),
+                             units::format_bytes(*available)));
     }
   }
 }
@@ -173,8 +174,10 @@ void run_cpu_gemms(const BenchOptions& o, CpuResult& cpu, const std::function<vo
     if (!wants(o, d)) continue;
     if (!cpu_gemm_supports(d, cpu.blas)) {
       if (d == Dtype::bf16)
-        cpu.notes.push_back(fmt::format("bf16 GEMM skipped on the CPU: this {} has no cblas_sbgemm{}", cpu.blas.name,
-                                        cpu.facts.avx512_bf16 ? " (the CPU has AVX512-BF16)" : ""));
+        cpu.notes.push_back(cpu.facts.avx512_bf16
+                                ? trf("bf16 GEMM skipped on the CPU: this {} has no cblas_sbgemm (the CPU has "
+                                      "AVX512-BF16)", cpu.blas.name)
+                                : trf("bf16 GEMM skipped on the CPU: this {} has no cblas_sbgemm", cpu.blas.name));
       continue;
     }
     for (int n : cpu_gemm_sizes(o, d)) {
@@ -183,8 +186,8 @@ void run_cpu_gemms(const BenchOptions& o, CpuResult& cpu, const std::function<vo
       const auto& peak = d == Dtype::fp64 ? cpu.peak_fp64 : cpu.peak_fp32;
       if (peak && peak->all_cores_gflops > 0 && d != Dtype::bf16) rec.efficiency = rec.run.gflops / peak->all_cores_gflops;
       if (!rec.run.ok)
-        cpu.notes.push_back(fmt::format("CPU GEMM {} n={} gave a WRONG result: relative error {:.2e} above {:.0e}",
-                                        dtype_name(d), n, rec.run.rel_error, rel_error_bound(d)));
+        cpu.notes.push_back(trf("CPU GEMM {} n={} gave a WRONG result: relative error {:.2e} above {:.0e}",
+                                dtype_name(d), n, rec.run.rel_error, rel_error_bound(d)));
       cpu.gemm.push_back(std::move(rec));
     }
   }
@@ -202,7 +205,7 @@ void note_blas_kernels(CpuResult& cpu) {
     if (ip.isa != Isa::avx2_fma || best_gemm <= 0 || (core != "haswell" && core != "zen" && core != "sandybridge"))
       continue;
     const double avx2_all = ip.single_core_gflops * cpu.threads;
-    cpu.notes.push_back(fmt::format(
+    cpu.notes.push_back(trf(
         "{} runs its {} (AVX2) kernels on this AVX-512 CPU: its best fp32 GEMM ({:.0f} GFLOP/s) is {:.0f}% of the "
         "AVX2 FMA peak ({:.0f} GFLOP/s = one-core AVX2 peak x {} cores) and {:.0f}% of the AVX-512 peak; a BLAS "
         "that knows this CPU (a newer OpenBLAS, or the oneDNN/MKL inside PyTorch) can use the wider units",
@@ -217,20 +220,20 @@ CpuResult run_cpu(const BenchOptions& o, const Inventory& inv, const std::functi
   cpu.threads = cpu.facts.physical_cores;
   cpu.blas = blas_info();
   if (!set_blas_threads(cpu.threads))
-    cpu.notes.push_back("this BLAS offers no thread control: it uses its own default thread count");
+    cpu.notes.push_back(tr("this BLAS offers no thread control: it uses its own default thread count"));
   const auto available = memory_available_bytes(inv.memory);
   check_gemm_memory(o, cpu.blas, available);
   const Method peak_method = o.full ? Method{1, 5, 20, 1.0} : Method{1, 3, 10, 0.15};
   const double peak_run_s = o.full ? 0.2 : 0.04;
-  progress("CPU FMA peak fp32");
+  progress(tr("CPU FMA peak fp32"));
   cpu.peak_fp32 = measure_peak(cpu.facts, Precision::fp32, cpu.threads, peak_method, peak_run_s);
-  progress("CPU FMA peak fp64");
+  progress(tr("CPU FMA peak fp64"));
   cpu.peak_fp64 = measure_peak(cpu.facts, Precision::fp64, cpu.threads, peak_method, peak_run_s);
   run_cpu_gemms(o, cpu, progress);
   note_blas_kernels(cpu);
   for (Dtype d : {Dtype::tf32, Dtype::fp16, Dtype::fp8})
-    if (o.dtypes && wants(o, d)) cpu.notes.push_back(fmt::format("{} is a GPU precision: not run on the CPU", dtype_name(d)));
-  progress("CPU memory bandwidth");
+    if (o.dtypes && wants(o, d)) cpu.notes.push_back(trf("{} is a GPU precision: not run on the CPU", dtype_name(d)));
+  progress(tr("CPU memory bandwidth"));
   const uint64_t array_bytes = memory_array_bytes(cpu.facts.llc_bytes.value_or(32ull << 20),
                                                   o.full ? 256ull << 20 : 64ull << 20, available.value_or(0));
   cpu.memory = run_memory(array_bytes, cpu.threads, o.full ? Method{1, 10, 50, 1.0} : Method{1, 5, 20, 0.25});
@@ -239,7 +242,7 @@ CpuResult run_cpu(const BenchOptions& o, const Inventory& inv, const std::functi
 
 void run_gpu(const BenchOptions& o, const Inventory& inv, BenchResult& r,
              const std::function<void(std::string_view)>& progress) {
-  if (o.dtypes && wants(o, Dtype::fp64)) r.notes.push_back("fp64 GEMM is not benchmarked on GPUs");
+  if (o.dtypes && wants(o, Dtype::fp64)) r.notes.push_back(tr("fp64 GEMM is not benchmarked on GPUs"));
   r.gpu_status.requested = true;
   if (auto why = gpu_skip_reason(inv, std::getenv("GPUSCOUT_CUDA_PLUGIN") != nullptr)) {
     r.gpu_status.message = *why;
@@ -250,13 +253,13 @@ void run_gpu(const BenchOptions& o, const Inventory& inv, BenchResult& r,
     plan.transfer_bytes = o.full ? 1024ull << 20 : 256ull << 20;
     plan.inventory_gpus = inv.gpus;
     if (inv.nvidia.timed_out)
-      plan.nvml_note = "NVML did not answer when gpuscout checked the driver: no clocks, power or PCIe link during the run";
+      plan.nvml_note = tr("NVML did not answer when gpuscout checked the driver: no clocks, power or PCIe link during the run");
     for (Dtype d : {Dtype::fp32, Dtype::tf32, Dtype::fp16, Dtype::bf16, Dtype::fp8}) {
       if (!wants(o, d)) continue;
       for (int n : gpu_gemm_sizes(o, d)) plan.gemms.emplace_back(d, n);
     }
     const auto timeout = o.gpu_timeout.value_or(default_gpu_timeout(o.full, inv));
-    progress(fmt::format("GPU benchmarks (at most {} s)", timeout.count() / 1000));
+    progress(trf("GPU benchmarks (at most {} s)", timeout.count() / 1000));
     GpuSection section = run_gpus_bounded(plan, timeout);
     r.gpu_status = std::move(section.status);
     r.gpus = std::move(section.gpus);
@@ -275,14 +278,14 @@ std::optional<uint64_t> memory_available_bytes(const MemoryInfo& memory) {
 
 std::optional<std::string> gpu_skip_reason(const Inventory& inv, bool plugin_given) {
   if (inv.cuda.timed_out) {
-    const std::string why = inv.cuda.error ? inv.cuda.error->message : "no answer";
-    return "the NVIDIA driver did not answer when gpuscout checked it (" + why +
-           "), so the GPU benchmarks were skipped; `gpuscout doctor` says more";
+    const std::string why = inv.cuda.error ? inv.cuda.error->message : tr("no answer");
+    return trf("the NVIDIA driver did not answer when gpuscout checked it ({}), so the GPU benchmarks were skipped; "
+               "`gpuscout doctor` says more", why);
   }
   // Without a driver there is no point loading cuBLAS (hundreds of MB). A plugin named in GPUSCOUT_CUDA_PLUGIN
   // is tried anyway: it is how the tests (and a developer) run a plugin that brings its own answers.
   if (!plugin_given && !inv.cuda.library_found)
-    return "no NVIDIA driver: libcuda.so.1 cannot be loaded, GPU benchmarks skipped";
+    return tr("no NVIDIA driver: libcuda.so.1 cannot be loaded, GPU benchmarks skipped");
   return std::nullopt;
 }
 
