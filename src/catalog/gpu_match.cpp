@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.hpp"
 #include "core/text.hpp"
 
 namespace gpuscout::catalog {
@@ -259,7 +260,7 @@ std::vector<std::string> closest_gpu_names(std::string_view name, size_t count) 
 
 std::string did_you_mean(std::string_view name) {
   const auto close = closest_gpu_names(name);
-  return close.empty() ? "" : fmt::format(" (did you mean: {}?)", text::join(close, ", "));
+  return close.empty() ? "" : trf(" (did you mean: {}?)", text::join(close, ", "));
 }
 
 }  // namespace gpuscout::catalog

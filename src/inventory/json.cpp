@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.hpp"
 #include "core/json_position.hpp"
 #include "core/text.hpp"
 #include "core/user_file.hpp"
@@ -97,56 +98,56 @@ std::string shown(const json& j) {
 }
 
 std::string kind(const json& j) {
-  if (j.is_string()) return "text";
-  if (j.is_number()) return "a number";
-  if (j.is_boolean()) return "true/false";
-  if (j.is_object()) return "an object";
-  if (j.is_array()) return "a list";
+  if (j.is_string()) return tr("text");
+  if (j.is_number()) return tr("a number");
+  if (j.is_boolean()) return tr("true/false");
+  if (j.is_object()) return tr("an object");
+  if (j.is_array()) return tr("a list");
   return "null";
 }
 
 [[noreturn]] void wrong_type(const json& j, const JsonPath& path, std::string_view expected) {
-  reject(path, fmt::format("{} is {}, expected {}", shown(j), kind(j), expected));
+  reject(path, trf("{} is {}, expected {}", shown(j), kind(j), tr(expected)));
 }
 
 // --- Reading one value, by the C++ type the Inventory gives it -----------------------------------------------
 
 void read_value(const json& j, const JsonPath& path, std::string_view key, std::string& out) {
-  if (!j.is_string()) wrong_type(j, path, "text");
+  if (!j.is_string()) wrong_type(j, path, N_("text"));
   out = text::clean_utf8(j.get_ref<const std::string&>());  // "\u0000" and ESC arrive decoded
   const Shape shape = shape_of(key);
   if (shape == Shape::version && !Version::parse(out))
-    reject(path, fmt::format("{} is not a version like 12.8", shown(j)));
+    reject(path, trf("{} is not a version like 12.8", shown(j)));
   if (shape == Shape::compute_capability && !is_compute_capability(out))
-    reject(path, fmt::format("{} is not a compute capability like 8.9", shown(j)));
+    reject(path, trf("{} is not a compute capability like 8.9", shown(j)));
 }
 
 void read_value(const json& j, const JsonPath& path, std::string_view, bool& out) {
-  if (!j.is_boolean()) wrong_type(j, path, "true or false");
+  if (!j.is_boolean()) wrong_type(j, path, N_("true or false"));
   out = j.get<bool>();
 }
 
 void read_value(const json& j, const JsonPath& path, std::string_view, double& out) {
-  if (!j.is_number()) wrong_type(j, path, "a number");
+  if (!j.is_number()) wrong_type(j, path, N_("a number"));
   const double d = j.get<double>();
   if (!std::isfinite(d) || d < 0 || d > kMaxReal)
-    reject(path, fmt::format("{} is out of range (0 to {:g})", shown(j), kMaxReal));
+    reject(path, trf("{} is out of range (0 to {:g})", shown(j), kMaxReal));
   out = d;
 }
 
 template <typename T>
   requires(std::integral<T> && !std::same_as<T, bool>)
 void read_value(const json& j, const JsonPath& path, std::string_view key, T& out) {
-  if (!j.is_number()) wrong_type(j, path, "a whole number");
+  if (!j.is_number()) wrong_type(j, path, N_("a whole number"));
   const bool may_be_negative = std::is_signed_v<T> && listed(kSignedKeys, key);
   long long lo = may_be_negative ? static_cast<long long>(std::numeric_limits<T>::min()) : 0;
   unsigned long long hi = static_cast<unsigned long long>(std::numeric_limits<T>::max());
   if constexpr (std::same_as<T, uint64_t>) hi = listed(kGpuMemoryKeys, key) ? kMaxGpuBytes : kMaxBytes;
-  const auto out_of_range = [&] { reject(path, fmt::format("{} is out of range ({} to {})", shown(j), lo, hi)); };
+  const auto out_of_range = [&] { reject(path, trf("{} is out of range ({} to {})", shown(j), lo, hi)); };
   if (j.is_number_float()) {
     // "8e9" is a whole number written as a float; "1.5" bytes is not.
     const double d = j.get<double>();
-    if (!std::isfinite(d) || d != std::floor(d)) reject(path, fmt::format("{} is not a whole number", shown(j)));
+    if (!std::isfinite(d) || d != std::floor(d)) reject(path, trf("{} is not a whole number", shown(j)));
     if (d < static_cast<double>(lo) || d > static_cast<double>(hi)) out_of_range();
     out = static_cast<T>(d);
   } else if (j.is_number_unsigned()) {
@@ -155,7 +156,7 @@ void read_value(const json& j, const JsonPath& path, std::string_view key, T& ou
     out = static_cast<T>(u);
   } else {
     const auto i = j.get<long long>();
-    if (i < 0 && !may_be_negative) reject(path, fmt::format("{} is negative", shown(j)));
+    if (i < 0 && !may_be_negative) reject(path, trf("{} is negative", shown(j)));
     if (i < lo || (i > 0 && static_cast<unsigned long long>(i) > hi)) out_of_range();
     out = static_cast<T>(i);
   }
@@ -198,7 +199,7 @@ void read_value(const json& j, const JsonPath& path, std::string_view key, std::
 
 template <typename T>
 void read_value(const json& j, const JsonPath& path, std::string_view key, std::vector<T>& out) {
-  if (!j.is_array()) wrong_type(j, path, "a list");
+  if (!j.is_array()) wrong_type(j, path, N_("a list"));
   out.clear();
   for (size_t i = 0; i < j.size(); ++i) {
     JsonPath element = path;
@@ -212,24 +213,22 @@ void read_value(const json& j, const JsonPath& path, std::string_view key, std::
 template <typename T>
   requires(std::is_class_v<T>)
 void read_value(const json& j, const JsonPath& path, std::string_view, T& out) {
-  if (!j.is_object()) wrong_type(j, path, "an object");
+  if (!j.is_object()) wrong_type(j, path, N_("an object"));
   Fields fields(j, path);
   read_fields(fields, out);
 }
 
 std::optional<std::string> schema_problem(const json& doc, std::string_view source) {
-  if (!doc.is_object()) return fmt::format("{}: not a gpuscout inventory (expected a JSON object)", source);
+  if (!doc.is_object()) return trf("{}: not a gpuscout inventory (expected a JSON object)", source);
   const auto schema = doc.find("schema");
   if (schema == doc.end() || !schema->is_string())
-    return fmt::format("{}: no \"schema\" field: not a saved `gpuscout info --json` (schema {})", source,
-                       kInventorySchema);
+    return trf("{}: no \"schema\" field: not a saved `gpuscout info --json` (schema {})", source, kInventorySchema);
   const std::string s = text::clean_utf8(schema->get_ref<const std::string&>());
   if (s == kInventorySchema) return std::nullopt;
   if (s.starts_with("gpuscout.inventory/"))
-    return fmt::format("{}: inventory schema {} is not supported by this gpuscout (it reads {})", source, s,
-                       kInventorySchema);
-  return fmt::format("{}: schema is \"{}\", expected \"{}\" (save one with `gpuscout info --json > FILE`)", source,
-                     s, kInventorySchema);
+    return trf("{}: inventory schema {} is not supported by this gpuscout (it reads {})", source, s, kInventorySchema);
+  return trf("{}: schema is \"{}\", expected \"{}\" (save one with `gpuscout info --json > FILE`)", source, s,
+             kInventorySchema);
 }
 
 /// The one place a wrong field becomes an error: `text`, where there is one, gives the line and column.
@@ -243,8 +242,8 @@ Result<Inventory> read_checked(const json& doc, std::string_view source, std::st
   } catch (const FieldError& e) {
     std::string where(source);
     if (const auto at = text.empty() ? std::nullopt : core::locate_json_value(text, e.path))
-      where += fmt::format(": line {} column {}", at->line, at->column);
-    return fail(fmt::format("{}: field {}: {}", where, core::to_string(e.path), e.message));
+      where += trf(": line {} column {}", at->line, at->column);
+    return fail(trf("{}: field {}: {}", where, core::to_string(e.path), e.message));
   }
   return inv;
 }
@@ -271,7 +270,7 @@ Result<Inventory> load_inventory_file(const std::string& path) {
   // Another tool may have written Latin-1 or control bytes: clean first, so they are text, not a parse error.
   const std::string text = text::clean_utf8(*read);
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
-    return fail(fmt::format("{}: the file is empty (expected the output of `gpuscout info --json`)", path));
+    return fail(trf("{}: the file is empty (expected the output of `gpuscout info --json`)", path));
   auto doc = core::parse_json(text);
   if (!doc) return fail(fmt::format("{}: {}", path, doc.error().message));
   return read_checked(*doc, path, text);

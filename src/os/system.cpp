@@ -18,6 +18,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.hpp"
 #include "core/text.hpp"
 #include "os/write_target.hpp"
 
@@ -58,18 +59,18 @@ Result<std::string> read_file(const std::string& path, size_t max_bytes) {
   const FdCloser closer{fd};
   struct stat st {};
   if (::fstat(fd, &st) != 0) return fail(fmt::format("{}: {}", path, std::strerror(errno)));
-  if (S_ISDIR(st.st_mode)) return fail(fmt::format("{}: is a folder, not a file", path));
-  if (!S_ISREG(st.st_mode)) return fail(fmt::format("{}: not a regular file (a device, FIFO or socket)", path));
+  if (S_ISDIR(st.st_mode)) return fail(trf("{}: is a folder, not a file", path));
+  if (!S_ISREG(st.st_mode)) return fail(trf("{}: not a regular file (a device, FIFO or socket)", path));
   // sysfs and procfs files say 0 or 4096 bytes whatever they hold: read to EOF, bounded by max_bytes.
   std::string data;
   char buffer[8192];
   while (true) {
     const ssize_t got = ::read(fd, buffer, sizeof buffer);
     if (got < 0 && errno == EINTR) continue;
-    if (got < 0) return fail(fmt::format("{}: read error: {}", path, std::strerror(errno)));
+    if (got < 0) return fail(trf("{}: read error: {}", path, std::strerror(errno)));
     if (got == 0) break;
     data.append(buffer, static_cast<size_t>(got));
-    if (data.size() > max_bytes) return fail(fmt::format("{}: larger than {} bytes", path, max_bytes));
+    if (data.size() > max_bytes) return fail(trf("{}: larger than {} bytes", path, max_bytes));
   }
   return data;
 }
@@ -176,7 +177,7 @@ Result<WriteTarget> resolve_write_target(const std::string& path) {
   char* real = ::realpath(path.c_str(), nullptr);
   if (!real || ::stat(real, &st) != 0 || !S_ISREG(st.st_mode)) {
     std::free(real);
-    return fail(fmt::format("{}: a link that leads to no file; gpuscout does not create files through links", path));
+    return fail(trf("{}: a link that leads to no file; gpuscout does not create files through links", path));
   }
   std::string target = real;
   std::free(real);
@@ -227,14 +228,14 @@ Result<void> write_file_atomic(const std::string& path, std::string_view content
   auto target = resolve_write_target(path);
   if (!target) return std::unexpected(target.error());
   auto tmp = create_temporary(target->path);
-  if (!tmp) return fail(fmt::format("{}: cannot write: {}", path, tmp.error().message));
+  if (!tmp) return fail(trf("{}: cannot write: {}", path, tmp.error().message));
   if (target->mode) (void)::fchmod(tmp->fd, *target->mode);  // keep the old file's permissions
   auto wrote = write_all(tmp->fd, content);
   if (::close(tmp->fd) != 0 && wrote) wrote = fail(std::strerror(errno));
   if (wrote && std::rename(tmp->path.c_str(), target->path.c_str()) != 0) wrote = fail(std::strerror(errno));
   if (!wrote) {
     ::unlink(tmp->path.c_str());
-    return fail(fmt::format("{}: cannot write: {}", path, wrote.error().message));
+    return fail(trf("{}: cannot write: {}", path, wrote.error().message));
   }
   return {};
 }

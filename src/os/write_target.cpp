@@ -1,4 +1,5 @@
 #include "os/write_target.hpp"
+#include "core/i18n.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -12,23 +13,23 @@
 namespace gpuscout::os {
 
 Result<void> check_write_target(const std::string& path) {
-  if (path.empty()) return fail("an empty file name: give the file to write");
+  if (path.empty()) return fail(tr("an empty file name: give the file to write"));
   struct stat st{};
   if (::stat(path.c_str(), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) return fail(fmt::format("{}: is a folder, not a file", path));
-    if (!S_ISREG(st.st_mode)) return fail(fmt::format("{}: not a regular file (a device, FIFO or socket)", path));
+    if (S_ISDIR(st.st_mode)) return fail(trf("{}: is a folder, not a file", path));
+    if (!S_ISREG(st.st_mode)) return fail(trf("{}: not a regular file (a device, FIFO or socket)", path));
   } else if (errno != ENOENT && errno != ENOTDIR) {  // ENOTDIR: the folder check below names the culprit
     return fail(fmt::format("{}: {}", path, std::strerror(errno)));
   }
   std::string folder = std::filesystem::path(path).parent_path().string();
   if (folder.empty()) folder = ".";
   if (::stat(folder.c_str(), &st) != 0)
-    return fail(fmt::format("{}: the folder {} {}", path, folder,
-                            errno == ENOENT ? "does not exist" : std::string("cannot be used: ") + std::strerror(errno)));
-  if (!S_ISDIR(st.st_mode)) return fail(fmt::format("{}: {} is not a folder", path, folder));
+    return fail(errno == ENOENT ? trf("{}: the folder {} does not exist", path, folder)
+                                : trf("{}: the folder {} cannot be used: {}", path, folder, std::strerror(errno)));
+  if (!S_ISDIR(st.st_mode)) return fail(trf("{}: {} is not a folder", path, folder));
   // W_OK and X_OK: creating the temporary file beside the target needs both.
   if (::access(folder.c_str(), W_OK | X_OK) != 0)
-    return fail(fmt::format("{}: cannot write in the folder {}: {}", path, folder, std::strerror(errno)));
+    return fail(trf("{}: cannot write in the folder {}: {}", path, folder, std::strerror(errno)));
   return {};
 }
 
