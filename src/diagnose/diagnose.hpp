@@ -32,6 +32,7 @@ struct TorchChoice {
   std::string torch;                ///< "2.14"
   std::optional<std::string> cuda;  ///< "13.0"
   std::optional<std::string> index; ///< a ROCm or XPU wheel's index ("rocm7.2", "xpu"); none for CUDA and CPU
+  std::vector<std::string> backend_arch_list;  ///< the gfx targets of that ROCm build
   /// The install command for this machine's interpreter ("/usr/bin/python3" -m pip install ...), with the venv
   /// steps first where the interpreter is externally managed; empty when no wheel fits.
   std::string command;

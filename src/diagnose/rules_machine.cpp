@@ -37,8 +37,10 @@ std::string amd_fix(const Context& c, const Gpu& g) {
   if (c.inv.os.wsl)
     return "AMD GPUs under WSL: PyTorch's ROCm builds need native Linux; on Windows use torch-directml (pip install "
            "torch-directml), or a cloud GPU.";
-  if (c.torch_choice.index && c.torch_choice.index->starts_with("rocm"))
-    return fmt::format("Install PyTorch's ROCm build, which has code for this card ({}): {}", g.gfx_target.value_or("?"),
+  const auto& targets = c.torch_choice.backend_arch_list;
+  if (c.torch_choice.index && c.torch_choice.index->starts_with("rocm") && g.gfx_target &&
+      std::find(targets.begin(), targets.end(), *g.gfx_target) != targets.end())
+    return fmt::format("Install PyTorch's ROCm build, which has code for this card ({}): {}", *g.gfx_target,
                        c.torch_choice.command);
   const auto newest = newest_backend_index("rocm");
   const std::string index = newest ? *newest : "rocm";
@@ -81,8 +83,10 @@ std::vector<Note> no_nvidia_gpu(const Context& c) {
   // A ROCm or XPU build that sees the GPU is the working setup, not something to install.
   if (!c.nvidia.empty() || c.torch_backend_device) return out;
   const bool rocm_torch = c.inv.torch && c.inv.torch->hip;
+  const bool discrete = std::any_of(c.others.begin(), c.others.end(), [](const Gpu* g) { return !g->integrated; });
   for (const auto* g : c.others) {
     if (rocm_torch && g->vendor == "amd") continue;  // rocm-unusable says why the installed build cannot use it
+    if (discrete && g->integrated) continue;  // a CPU's own graphics beside a card: the card is what counts
     out.push_back(Note{fmt::format("GPU {} ({}) is not an NVIDIA GPU: CUDA builds of PyTorch cannot use it.", g->index, g->name),
                        other_vendor_fix(c, *g)});
   }
@@ -127,7 +131,8 @@ std::vector<Note> rocm_unusable(const Context& c) {
 }
 
 std::vector<Note> no_gpu(const Context& c) {
-  if (!c.nvidia.empty() || c.torch_backend_device) return {};
+  // A ROCm or XPU build that sees the GPU, or one to install for it (no-nvidia-gpu gives the command): a GPU route.
+  if (!c.nvidia.empty() || c.torch_backend_device || c.torch_choice.index) return {};
   // A notebook's CPU runtime: the GPU is one setting away, in this same notebook.
   if (c.notebook_gpu_switch)
     return one("This notebook runs without a GPU (a CPU runtime): PyTorch will use the CPU.",

@@ -152,6 +152,7 @@ void choose_without_nvidia(const Inventory& inv, TorchChoice& choice) {
       if (const auto* b = first_build(release, [&](const auto& row) { return build_fits_backend(row, need); })) {
         choice.torch = release;
         choice.index = b->index;
+        choice.backend_arch_list = b->arch_list;
         choice.command = install_command_from_index(inv, release, *b->index);
         return;
       }

@@ -174,6 +174,12 @@ TEST(Rocm, WithoutTorchTheInstallLineIsTheRocmBuildThatHasTheCard) {
   ASSERT_TRUE(f) << doc["verdict"].dump(2);
   EXPECT_TRUE(has((*f)["fix"].get<std::string>(), "gfx1100")) << (*f)["fix"];
   EXPECT_TRUE(has((*f)["fix"].get<std::string>(), pip)) << (*f)["fix"];
+  // One note, for the card: the APU beside it is not what the user trains on, and with a GPU route to install
+  // there is no "use a free cloud GPU" advice.
+  int notes = 0;
+  for (const auto& x : doc["verdict"]["findings"]) notes += x["code"] == "no-nvidia-gpu";
+  EXPECT_EQ(notes, 1) << doc["verdict"].dump(2);
+  EXPECT_FALSE(finding(doc, "no-gpu")) << doc["verdict"].dump(2);
 }
 
 TEST(Rocm, ACardNoRocmBuildHasGetsTheCpuWheelAndSaysWhy) {
