@@ -594,14 +594,19 @@ void break_even(const Request& req, const std::vector<Offer>& paid_in_order, Adv
   a.break_even_months = break_even_months(top.price_usd, best->usd_per_hour, hours_per_month,
                                           top.gpu->tdp_w.value_or(0), req.tariff_usd_per_kwh);
   const std::string assumed = req.hours_given ? "" : tr(" (assumed; --hours-per-week)");
+  // In the budget's currency; a rental priced in its own currency (yuan) keeps it.
+  const std::string price = format_money(top.price_usd, a.display);
+  const std::string rent = best->price_per_hour
+                               ? format_local(*best->price_per_hour, best->price_max_per_hour, best->currency, a.display)
+                               : format_money(best->usd_per_hour, a.display, 2);
   a.break_even_text =
       a.break_even_months
-          ? trf("buying {} (${:.0f}) beats renting {} at {} (${:.2f}/h) after {:.1f} months at {:.0f} h/week{} (power "
-                "{} W at ${:.2f}/kWh)",
-                top.gpu->name, top.price_usd, best->gpu, best->provider, best->usd_per_hour, *a.break_even_months,
-                req.hours_per_week, assumed, top.gpu->tdp_w.value_or(0), req.tariff_usd_per_kwh)
-          : trf("renting {} at {} (${:.2f}/h) costs less than the power to run {}: buying never pays back", best->gpu,
-                best->provider, best->usd_per_hour, top.gpu->name);
+          ? trf("buying {} ({}) beats renting {} at {} ({}/h) after {:.1f} months at {:.0f} h/week{} (power {} W at "
+                "${:.2f}/kWh)",
+                top.gpu->name, price, best->gpu, best->provider, rent, *a.break_even_months, req.hours_per_week,
+                assumed, top.gpu->tdp_w.value_or(0), req.tariff_usd_per_kwh)
+          : trf("renting {} at {} ({}/h) costs less than the power to run {}: buying never pays back", best->gpu,
+                best->provider, rent, top.gpu->name);
 }
 
 /// The free tiers of the region, by provider, for a sentence ("Baidu AI Studio, Kaggle").
@@ -635,8 +640,10 @@ void small_budget_notes(const Request& req, const std::vector<Offer>& paid, cons
 
 /// When not to buy at all, and the traps every buyer should know.
 void general_notes(const Request& req, bool laptop, const std::vector<Offer>& offers, Advice& a) {
-  if (req.goal == Goal::learn && (laptop || req.hours_per_week <= 10)) {
-    const auto free = free_providers(offers, req.region);
+  const bool small_budget = req.budget_usd && a.recommendations.empty();  // its notes name the free tiers already
+  if (req.goal == Goal::learn && (laptop || req.hours_per_week <= 10) && !small_budget) {
+    auto free = free_providers(offers, req.region);
+    if (free.empty()) free = "`gpuscout platforms`";  // no free tier on file for the region
     a.notes.push_back(laptop ? trf("for learning at {:.0f} h/week on a laptop, start free: {}; see `gpuscout platforms`",
                                    req.hours_per_week, free)
                              : trf("for learning at {:.0f} h/week, start free: {}; see `gpuscout platforms`",
@@ -688,13 +695,15 @@ Advice advise(const Request& req, const std::vector<catalog::GpuSpec>& gpus, con
   if (req.top > 0 && a.recommendations.size() > req.top) a.recommendations.resize(req.top);
   if (a.recommendations.empty()) {
     const std::string need = gib(a.need_bytes);
-    if (req.budget_usd)
-      a.notes.push_back(owned ? trf("no GPU in the catalogue with {} or more that beats the GPU you have within ${:.0f}",
-                                    need, *req.budget_usd)
-                              : trf("no new GPU in the catalogue with {} or more within ${:.0f}", need, *req.budget_usd));
-    else
+    if (req.budget_usd) {
+      const std::string budget = format_money(*req.budget_usd, a.display);
+      a.notes.push_back(owned ? trf("no GPU in the catalogue with {} or more that beats the GPU you have within {}", need,
+                                    budget)
+                              : trf("no new GPU in the catalogue with {} or more within {}", need, budget));
+    } else {
       a.notes.push_back(owned ? trf("no priced GPU in the catalogue has {} or more that beats the GPU you have: rent", need)
                               : trf("no priced GPU in the catalogue has {} or more: rent", need));
+    }
   }
   const auto paid = paid_rentals(offers, a.need_bytes, req.region);
   for (const auto& o : paid) {

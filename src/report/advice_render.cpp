@@ -60,7 +60,7 @@ std::string money(double usd, const advise::Display& d, int decimals = 0) {
 
 std::string rent_price(const advise::RentOption& r, const advise::Display& d) {
   if (r.price_per_hour) return advise::format_local(*r.price_per_hour, r.price_max_per_hour, r.currency, d);
-  return advise::format_money(r.usd_per_hour, d, 2);
+  return money(r.usd_per_hour, d, 2);  // a USD price in the budget's currency, USD beside it
 }
 
 }  // namespace
@@ -84,7 +84,7 @@ std::string render_advice_text(const advise::Advice& a, std::string_view budget_
   if (a.recommendations.empty()) s += tr("  (none: see the notes below for what this budget gets)\n");
   s += tr("\nRent instead (cheapest first, per GPU-hour):\n");
   for (const auto& r : a.rent)
-    s += fmt::format("  {}/h  {}  {}  [{}]\n", rent_price(r, d), r.platform, r.offer, r.date);
+    s += fmt::format("  {}/h  {}  {}  [{}]\n", rent_price(r, d), r.platform, tr(r.offer), r.date);
   if (a.rent.empty()) s += tr("  (no rental on file with enough memory)\n");
   if (!a.break_even_text.empty()) s += trf("\nBuy or rent: {}\n", a.break_even_text);
   if (!a.notes.empty()) {

@@ -16,7 +16,8 @@ std::string limits(const advise::Offer& o) {
   if (o.free_hours_per_week) parts.push_back(trf("~{:.0f} GPU-h/week", *o.free_hours_per_week));
   else if (o.kind == "free") parts.push_back(tr("weekly hours unpublished"));
   if (o.session_hours) parts.push_back(trf("sessions up to {:.0f} h", *o.session_hours));
-  return text::join(parts, ", ");
+  // TRANSLATORS: the separator between the limits of one offer.
+  return text::join(parts, tr(", "));
 }
 
 /// The hosted notebooks the probe names (platform kind -> data/platforms.csv's provider).
@@ -66,7 +67,7 @@ Json platforms_json(const std::vector<advise::Offer>& offers, const Inventory* h
     Json e;
     e["kind"] = x.kind;
     e["provider"] = x.provider;
-    e["offer"] = x.offer;
+    e["offer"] = tr(x.offer);
     e["gpu"] = x.gpu;
     e["gpu_count"] = x.gpu_count;
     e["memory_bytes"] = x.memory_bytes ? Json(*x.memory_bytes) : Json(nullptr);
@@ -99,7 +100,7 @@ std::string render_platforms_text(const std::vector<advise::Offer>& offers, cons
   if (!where.empty()) out += trf("Here: {}\n", where);
   out += "\n";
   for (const auto& x : offers) {
-    out += fmt::format("  {:<13} {:<28} {}{}  [{}]\n", price_cell(x, display), x.provider, x.offer,
+    out += fmt::format("  {:<14} {:<28} {}{}  [{}]\n", price_cell(x, display), x.provider, tr(x.offer),
                        x.memory_bytes ? fmt::format(" ({})", units::format_bytes(*x.memory_bytes)) : "", x.date);
     if (auto l = limits(x); !l.empty()) out += "            " + trf("limits: {}", l) + "\n";
     if (!x.note.empty()) out += "            " + trf("note: {}", tr(x.note)) + "\n";

@@ -74,7 +74,7 @@ USER_FACING = {
 # Of those, the cells that are prose rather than names: po/make_pot.py puts each into the message template, and
 # the code shows them through tr().
 TRANSLATED = {
-    "platforms.csv": ["requirements", "steps", "note"],
+    "platforms.csv": ["offer", "requirements", "steps", "note"],
     "gpus.csv": ["software_support"],
 }
 CURATION_REMARK = re.compile(r"curator|verify|collected cop|not sourced|\bweak\b", re.I)
