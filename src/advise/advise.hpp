@@ -22,6 +22,7 @@ namespace gpuscout::advise {
 
 struct ExchangeRates {
   std::map<std::string, double> units_per_usd;  ///< "CNY" -> 7.26
+  std::map<std::string, std::string> symbols;   ///< "CNY" -> "¥", "USD" -> "$" (the table's symbol column)
   std::string date;                              ///< newest row's date
 };
 /// Parses exchange_rates.csv (currency,units_per_usd,...,date). Rates must be positive numbers.
@@ -32,12 +33,31 @@ Result<ExchangeRates> load_rates();
 struct Money {
   double amount = 0;
   std::string currency = "USD";
+  /// The half-width sign "¥" was read as yuan (CNY), not yen: the output says so (write 7000JPY for yen).
+  bool yen_sign_read_as_cny = false;
 };
-/// "1500", "1500USD", "7000 CNY", "7000cny", "$1500", "€900", "¥7000" (yen sign read as CNY).
-/// Rejects negatives, zero, non-numbers and unknown currencies (listing the known ones).
+/// "1500", "1500USD", "7000 CNY", "7000cny", "3000元", "3000RMB", "￥3000" (full-width, as a Chinese IME types
+/// it; full-width digits too), "¥3000", "$1500", "US$1500", "€900", "£800", "₹90000", "₩2000000", "5000円",
+/// and the table's other signs (A$, CA$, HK$, S$, R$, MX$). "¥" means CNY (yuan), whatever the language: yen
+/// users write JPY or 円; the half-width sign sets `yen_sign_read_as_cny`. Rejects negatives, zero, non-numbers,
+/// two currencies and unknown currencies (listing the known ones).
 Result<Money> parse_money(std::string_view text, const ExchangeRates& rates);
 /// amount in USD.
 Result<double> to_usd(const Money& money, const ExchangeRates& rates);
+
+/// How amounts are shown: in `currency` (the budget's), at `units_per_usd`, with its sign; the rate's date.
+struct Display {
+  std::string currency = "USD", symbol = "$", rate_date;
+  double units_per_usd = 1;
+  std::map<std::string, std::string> symbols;  ///< every currency's sign, for prices published in another one
+};
+/// The display for a currency of the table (USD when unknown).
+Display display_for(const std::string& currency, const ExchangeRates& rates);
+/// "¥11,613", "$1,599", "€1,494" (whole units; `decimals` for hourly prices: "¥2.50").
+std::string format_money(double usd, const Display& display, int decimals = 0);
+/// An amount already in `currency` ("¥2.00-2.80" for a range): its sign, else the code before it.
+std::string format_local(double amount, std::optional<double> amount_max, const std::string& currency,
+                         const Display& display);
 
 // ---- prices and offers -----------------------------------------------------------------------------------
 
@@ -51,14 +71,34 @@ struct Offer {
   std::string provider, offer, gpu;
   int gpu_count = 1;
   std::optional<uint64_t> memory_bytes;  ///< per GPU
-  double usd_per_hour = 0;               ///< per GPU-hour
+  double usd_per_hour = 0;               ///< per GPU-hour (for a local price: converted by price_in_usd)
+  /// The price as the provider publishes it, per GPU-hour, in `currency` ("CNY"); a range when `price_max_per_hour`.
+  std::optional<double> price_per_hour, price_max_per_hour;
+  std::string currency;
   std::optional<double> free_hours_per_week, session_hours;
-  std::string requirements, steps, region, url, source, date;
+  std::string requirements, steps, note, region, url, source, date;
 };
 Result<std::vector<Offer>> parse_offers(const csv::Table& table);
+/// The table's offers, local prices converted to USD (the low end of a range) with `rates`.
+Result<std::vector<Offer>> load_offers(const ExchangeRates& rates);
+/// The same with the built-in (or --data) rates.
 Result<std::vector<Offer>> load_offers();
+/// Fills usd_per_hour of the offers priced in a local currency; an unknown currency is an error.
+Result<void> price_in_usd(std::vector<Offer>& offers, const ExchangeRates& rates);
 /// Free first, then by price per GPU-hour; stable otherwise.
 void sort_cheapest_first(std::vector<Offer>& offers);
+
+// ---- regions ---------------------------------------------------------------------------------------------
+
+/// The regions the platforms table knows: "cn" (mainland China) and "global" (everything else).
+/// --region: "cn", "china", "中国", "zh" or "global", "intl", "world" (any case); an error names the input.
+Result<std::string> parse_region(std::string_view text);
+/// The region the language implies: Chinese means China first.
+std::string default_region();
+/// Whether an offer is in `region` (a row's empty or other region, such as us-east-1, counts as global).
+bool in_region(const Offer& offer, std::string_view region);
+/// The offers in `region` first (free, then cheapest), then the rest (free, then cheapest).
+void order_for_region(std::vector<Offer>& offers, std::string_view region);
 
 // ---- advice ----------------------------------------------------------------------------------------------
 
@@ -78,6 +118,9 @@ struct Request {
   double tariff_usd_per_kwh = 0.15;
   std::map<std::string, double> prices_usd;  ///< catalogue name -> price (from --prices)
   size_t top = 5;
+  std::string region = "global";             ///< rentals and free tiers of this region first
+  bool whole_pc = false;                     ///< --whole-pc: advice on buying a whole desktop
+  Display display;                           ///< the budget's currency, for the notes that name amounts
 };
 
 struct Recommendation {
@@ -93,6 +136,8 @@ struct Recommendation {
 struct RentOption {
   std::string platform, offer, gpu;
   double usd_per_hour = 0;
+  std::optional<double> price_per_hour, price_max_per_hour;  ///< as published, in `currency`
+  std::string currency, date;
 };
 
 struct Advice {
@@ -107,6 +152,7 @@ struct Advice {
   std::string break_even_text;
   std::vector<std::string> notes;     ///< when not to buy, inventory-based advice
   std::vector<std::string> warnings;  ///< traps
+  Display display;                    ///< the budget's currency (set by the caller; USD by default)
 };
 
 /// The metric that matters for a goal, and its name; nullopt when the row lacks it.

@@ -339,6 +339,36 @@ std::optional<std::string> arch_to_cc(std::string_view arch) {
   return fmt::format("{}.{}", *n / 10, *n % 10);
 }
 
+std::vector<std::string> torch_releases(const std::vector<TorchBuild>& builds) {
+  std::vector<std::pair<Version, std::string>> ranked;
+  for (const auto& b : builds) {
+    const bool seen = std::any_of(ranked.begin(), ranked.end(), [&](const auto& r) { return r.second == b.torch; });
+    if (seen) continue;
+    if (auto v = Version::parse(b.torch)) ranked.emplace_back(std::move(*v), b.torch);
+  }
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return b.first < a.first; });
+  std::vector<std::string> out;
+  for (auto& [version, text] : ranked) out.push_back(std::move(text));
+  return out;
+}
+
+std::vector<std::string> torch_releases() { return torch_releases(torch_builds()); }
+
+ReleaseForGpu newest_release_for(std::string_view cc, const std::string& platform, const std::vector<std::string>& releases) {
+  ReleaseForGpu out;
+  for (const auto& release : releases) {
+    for (const auto& b : torch_builds()) {
+      if (b.torch != release || !b.cuda || b.platform != platform) continue;
+      if (!arch_list_runs(b.arch_list, b.ptx, cc)) continue;
+      out.current = release == releases.front();
+      out.release = release;
+      out.cuda = b.cuda;
+      return out;
+    }
+  }
+  return out;
+}
+
 bool arch_list_runs(const std::vector<std::string>& arch_list, const std::optional<std::string>& ptx, std::string_view cc) {
   const auto target = Version::parse(cc);
   if (!target) return false;

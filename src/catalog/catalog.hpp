@@ -106,6 +106,21 @@ std::optional<std::string> newest_cuda_for_driver(const Version& driver);
 /// below it, or PTX for a capability at or below it (JIT-compiled by the driver).
 bool arch_list_runs(const std::vector<std::string>& arch_list, const std::optional<std::string>& ptx, std::string_view cc);
 
+/// The newest PyTorch release with a CUDA build that runs one GPU, and that build's CUDA.
+struct ReleaseForGpu {
+  bool current = false;                     ///< the newest release in the table runs it
+  std::optional<std::string> release;       ///< "2.2"
+  std::optional<std::string> cuda;          ///< "12.1"
+};
+
+/// Releases in `builds`, newest first (rows whose `torch` is not a version are left out).
+std::vector<std::string> torch_releases(const std::vector<TorchBuild>& builds);
+/// The same for data/torch_builds.csv.
+std::vector<std::string> torch_releases();
+/// The newest release with a CUDA build for `platform` that runs compute capability `cc` (data/torch_builds.csv);
+/// the one place that answers "does current PyTorch still run this card" (diagnose and advise ask it).
+ReleaseForGpu newest_release_for(std::string_view cc, const std::string& platform, const std::vector<std::string>& releases);
+
 /// Parses "sm_86"/"compute_90"/"8.6" into "8.6" (nullopt otherwise).
 std::optional<std::string> arch_to_cc(std::string_view arch);
 

@@ -73,6 +73,7 @@ std::optional<TorchDriverFacts> torch_driver_facts(const Inventory& inv, const s
 std::string_view notebook_provider(std::string_view notebook) {
   if (notebook == "colab") return "Google Colab";
   if (notebook == "kaggle") return "Kaggle";
+  if (notebook == "aistudio") return "Baidu AI Studio";
   return {};
 }
 

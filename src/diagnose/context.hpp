@@ -6,18 +6,15 @@
 #include <string>
 #include <vector>
 
+#include "catalog/catalog.hpp"
 #include "core/version.hpp"
 #include "diagnose/diagnose.hpp"
 #include "inventory/inventory.hpp"
 
 namespace gpuscout::diagnose {
 
-/// The newest PyTorch release with a CUDA build that runs one GPU, and that build's CUDA.
-struct ReleaseForGpu {
-  bool current = false;                     ///< the newest release in the table runs it
-  std::optional<std::string> release;       ///< "2.2"
-  std::optional<std::string> cuda;          ///< "12.1"
-};
+/// The newest PyTorch release with a CUDA build that runs one GPU (catalog answers it).
+using ReleaseForGpu = catalog::ReleaseForGpu;
 
 /// One NVIDIA GPU and what the tables and the installed PyTorch say about it.
 struct GpuFacts {

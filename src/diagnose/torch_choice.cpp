@@ -210,19 +210,6 @@ std::optional<Version> driver_ceiling(const Inventory& inv) {
 
 bool driver_can_be_updated(const Inventory& inv) { return !inv.platform.notebook.has_value(); }
 
-std::vector<std::string> torch_releases(const std::vector<catalog::TorchBuild>& builds) {
-  std::vector<std::pair<Version, std::string>> ranked;
-  for (const auto& b : builds) {
-    const bool seen = std::any_of(ranked.begin(), ranked.end(), [&](const auto& r) { return r.second == b.torch; });
-    if (seen) continue;
-    if (auto v = Version::parse(b.torch)) ranked.emplace_back(std::move(*v), b.torch);
-  }
-  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return b.first < a.first; });
-  std::vector<std::string> out;
-  for (auto& [version, text] : ranked) out.push_back(std::move(text));
-  return out;
-}
-
 std::vector<const catalog::TorchBuild*> fitting_builds(const std::vector<catalog::TorchBuild>& builds,
                                                        const std::string& release, const std::string& platform,
                                                        const std::vector<std::string>& ccs,
@@ -237,23 +224,6 @@ std::vector<const catalog::TorchBuild*> fitting_builds(const std::vector<catalog
   std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return b.first < a.first; });
   std::vector<const catalog::TorchBuild*> out;
   for (const auto& [cuda, build] : ranked) out.push_back(build);
-  return out;
-}
-
-std::vector<std::string> torch_releases() { return torch_releases(catalog::torch_builds()); }
-
-ReleaseForGpu newest_release_for(std::string_view cc, const std::string& platform, const std::vector<std::string>& releases) {
-  ReleaseForGpu out;
-  for (const auto& release : releases) {
-    for (const auto& b : catalog::torch_builds()) {
-      if (b.torch != release || !b.cuda || b.platform != platform) continue;
-      if (!catalog::arch_list_runs(b.arch_list, b.ptx, cc)) continue;
-      out.current = release == releases.front();
-      out.release = release;
-      out.cuda = b.cuda;
-      return out;
-    }
-  }
   return out;
 }
 

@@ -12,10 +12,9 @@
 
 namespace gpuscout::diagnose {
 
-/// Releases in `builds`, newest first (rows whose `torch` is not a version are left out).
-std::vector<std::string> torch_releases(const std::vector<catalog::TorchBuild>& builds);
-/// The same for data/torch_builds.csv.
-std::vector<std::string> torch_releases();
+/// Releases newest first, and the newest release that runs a capability: catalog's (advise asks the same).
+using catalog::newest_release_for;
+using catalog::torch_releases;
 
 /// Stable CUDA builds of `release` for `platform` that run every capability in `ccs` (and, when `python` is
 /// known, have wheels for it), newest CUDA first. A build whose CUDA cell is not a version ("cu126", "x") cannot
@@ -51,8 +50,5 @@ std::optional<Version> driver_ceiling(const Inventory& inventory);
 
 /// Whether the user can change the NVIDIA driver here: not on a hosted notebook (Colab, Kaggle).
 bool driver_can_be_updated(const Inventory& inventory);
-
-/// The newest release with a CUDA build for `platform` that runs compute capability `cc`.
-ReleaseForGpu newest_release_for(std::string_view cc, const std::string& platform, const std::vector<std::string>& releases);
 
 }  // namespace gpuscout::diagnose

@@ -78,9 +78,9 @@ struct OsInfo {
 
 /// Where the machine is: decides the advice (a laptop's GPU cannot be upgraded; Colab resets).
 struct PlatformInfo {
-  std::string kind = "unknown";  ///< colab, kaggle, cloud-vm, laptop, desktop, server, wsl, container, unknown
+  std::string kind = "unknown";  ///< colab, kaggle, aistudio, cloud-vm, laptop, desktop, server, wsl, container, unknown
   std::optional<std::string> cloud;         ///< aws, gcp, azure, oracle, alibaba, tencent, ...
-  std::optional<std::string> notebook;      ///< colab, kaggle (a hosted notebook service)
+  std::optional<std::string> notebook;      ///< colab, kaggle, aistudio (a hosted notebook service)
   bool laptop = false;
   bool battery = false;
   std::optional<int> chassis_type;          ///< SMBIOS chassis type number

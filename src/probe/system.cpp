@@ -177,6 +177,9 @@ PlatformInfo probe_platform(const OsInfo& osinfo) {
     p.notebook = "colab";
   else if (os::getenv("KAGGLE_KERNEL_RUN_TYPE") || os::getenv("KAGGLE_URL_BASE") || os::getenv("KAGGLE_DATA_PROXY_TOKEN"))
     p.notebook = "kaggle";
+  // Baidu AI Studio runs its notebooks as user aistudio with a fixed home (work/ and data/ inside it).
+  else if (os::is_directory("/home/aistudio"))
+    p.notebook = "aistudio";
 
   if (p.notebook) p.kind = *p.notebook;
   else if (osinfo.wsl) p.kind = "wsl";

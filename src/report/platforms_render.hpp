@@ -4,6 +4,7 @@
 /// memory per GPU in bytes in JSON and GiB in text. The prices date is the newest offer's date ("" when none).
 /// The text renderer returns the whole output.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "advise/advise.hpp"
@@ -19,6 +20,9 @@ namespace gpuscout::report {
 Json platforms_json(const std::vector<advise::Offer>& offers, const Inventory* here);
 /// A header with the prices date, "Here: ..." in Colab or Kaggle, then one block per offer ("FREE" or
 /// "$0.35/h", provider, offer, memory; limits, needs and steps when known).
-std::string render_platforms_text(const std::vector<advise::Offer>& offers, const Inventory* here);
+/// `display` carries the currency signs for prices published in a local currency (CNY rows show "¥2.00-2.80/h");
+/// `region` "cn" says China comes first. Each offer shows its date; a note (Colab and Kaggle need Google access).
+std::string render_platforms_text(const std::vector<advise::Offer>& offers, const Inventory* here,
+                                  const advise::Display& display = {}, std::string_view region = "global");
 
 }  // namespace gpuscout::report

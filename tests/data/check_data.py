@@ -19,8 +19,8 @@ HEADERS = {
                 "fp32_tflops,fp16_tensor_tflops_dense,bf16_tensor_tflops_dense,fp16_accumulate,"
                 "fp8_tensor_tflops_dense,tdp_w,launch_year,launch_price_usd,street_price_usd,street_price_date,"
                 "form_factor,pci_ids,sms,boost_clock_mhz,l2_bytes,pcie_gen,pcie_width,software_support,source,date",
-    "platforms.csv": "kind,provider,offer,gpu,gpu_count,memory_bytes,usd_per_hour,free_hours_per_week,"
-                     "session_hours,requirements,steps,region,url,source,date",
+    "platforms.csv": "kind,provider,offer,gpu,gpu_count,memory_bytes,usd_per_hour,price_per_hour,price_max_per_hour,"
+                     "currency,free_hours_per_week,session_hours,requirements,steps,note,region,url,source,date",
     "exchange_rates.csv": "currency,units_per_usd,symbol,source,date",
     "torch_companions.csv": "torch,torchvision,torchaudio,source,date",
     "amd_apus.csv": "gfx_target,products,source,date",
@@ -37,7 +37,8 @@ NUMERIC = {
                  "bf16_tensor_tflops_dense", "fp16_accumulate", "fp8_tensor_tflops_dense", "tdp_w",
                  "launch_year", "launch_price_usd", "street_price_usd", "sms", "boost_clock_mhz", "l2_bytes",
                  "pcie_gen", "pcie_width"],
-    "platforms.csv": ["gpu_count", "memory_bytes", "usd_per_hour", "free_hours_per_week", "session_hours"],
+    "platforms.csv": ["gpu_count", "memory_bytes", "usd_per_hour", "price_per_hour", "price_max_per_hour",
+                      "free_hours_per_week", "session_hours"],
     "exchange_rates.csv": ["units_per_usd"],
     "models.csv": ["hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads",
                    "num_key_value_heads", "head_dim", "vocab_size", "max_position_embeddings", "num_local_experts",
@@ -45,7 +46,8 @@ NUMERIC = {
 }
 POSITIVE = {
     "gpus.csv": [c for c in NUMERIC["gpus.csv"]],
-    "platforms.csv": ["gpu_count", "memory_bytes", "free_hours_per_week", "session_hours"],
+    "platforms.csv": ["gpu_count", "memory_bytes", "price_per_hour", "price_max_per_hour", "free_hours_per_week",
+                      "session_hours"],
     "exchange_rates.csv": ["units_per_usd"],
     "models.csv": ["hidden_size", "num_hidden_layers", "vocab_size", "params"],
 }
@@ -65,14 +67,14 @@ ENUMS = {
 }
 # Cells the tool prints to users: curation remarks belong in `source`, never here.
 USER_FACING = {
-    "platforms.csv": ["offer", "gpu", "requirements", "steps", "region"],
+    "platforms.csv": ["offer", "gpu", "requirements", "steps", "note", "region"],
     "gpus.csv": ["name", "aliases", "software_support"],
     "models.csv": ["name", "aliases"],
 }
 # Of those, the cells that are prose rather than names: po/make_pot.py puts each into the message template, and
 # the code shows them through tr().
 TRANSLATED = {
-    "platforms.csv": ["requirements", "steps"],
+    "platforms.csv": ["offer", "requirements", "steps", "note"],
     "gpus.csv": ["software_support"],
 }
 CURATION_REMARK = re.compile(r"curator|verify|collected cop|not sourced|\bweak\b", re.I)
@@ -329,12 +331,21 @@ def main(argv):
 
     if tables["platforms.csv"] and names:
         problems = []
+        currencies = {r["currency"] for r in tables["exchange_rates.csv"] or []}
         for r in tables["platforms.csv"]:
             where = f"platforms.csv line {r['_line']}"
             if r["gpu"].strip().lower() not in names:
                 problems.append(f"{where}: gpu '{r['gpu']}' is not a name or alias in gpus.csv")
-            if r["kind"] == "paid" and not (r["usd_per_hour"] and float(r["usd_per_hour"]) > 0):
-                problems.append(f"{where}: paid offer without a positive usd_per_hour")
+            local = bool(r["price_per_hour"] and r["currency"])
+            if r["kind"] == "paid" and not (r["usd_per_hour"] and float(r["usd_per_hour"]) > 0) and not local:
+                problems.append(f"{where}: paid offer without a positive usd_per_hour or price_per_hour and currency")
+            if r["currency"] and r["currency"] not in currencies:
+                problems.append(f"{where}: currency '{r['currency']}' is not in exchange_rates.csv")
+            if bool(r["price_per_hour"]) != bool(r["currency"]):
+                problems.append(f"{where}: price_per_hour and currency go together")
+            if r["price_max_per_hour"] and not (r["price_per_hour"] and
+                                                float(r["price_max_per_hour"]) >= float(r["price_per_hour"])):
+                problems.append(f"{where}: price_max_per_hour below price_per_hour (or without it)")
             if r["kind"] == "free" and r["usd_per_hour"] and float(r["usd_per_hour"]) != 0:
                 problems.append(f"{where}: free offer with a non-zero usd_per_hour")
         ck.check("platforms.csv offers resolve to gpus.csv", problems)

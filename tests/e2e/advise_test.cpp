@@ -121,10 +121,12 @@ TEST(Platforms, CheapestFirstWithSteps) {
   const auto j = r.json();
   ASSERT_FALSE(j["options"].empty());
   EXPECT_EQ(j["options"][0]["kind"], "free");
+  // Within each region's block (this region first: --region, or the language), free first, then cheapest first.
   double last = -1;
-  bool in_paid = false;
+  std::string kind, region;
   for (const auto& o : j["options"]) {
-    if (o["kind"] == "paid" && !in_paid) in_paid = true, last = -1;
+    if (o["region"] != region || o["kind"] != kind) last = -1;
+    region = o["region"], kind = o["kind"];
     EXPECT_GE(o["usd_per_hour"].get<double>(), last);
     last = o["usd_per_hour"].get<double>();
   }

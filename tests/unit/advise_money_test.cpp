@@ -1,4 +1,8 @@
 #include <gtest/gtest.h>
+#include <algorithm>
+#include <tuple>
+
+#include <fmt/format.h>
 
 #include "advise/advise.hpp"
 
@@ -135,4 +139,72 @@ TEST(AdviseMoney, PricesFileReadsTheSameForms) {
   const auto bad = parse_prices("name,price\n\"RTX 4090\",\"1,5\"\n", "shop.csv", r);
   ASSERT_FALSE(bad.has_value());
   EXPECT_NE(bad.error().message.find("shop.csv:2: column 2 (price): '1,5'"), std::string::npos) << bad.error().message;
+}
+
+// Issue 13: the forms a learner in China types, and every other currency's usual sign.
+TEST(AdviseMoney, ReadsYuanAndOtherSignsAsTyped) {
+  auto r = rates();
+  const std::tuple<const char*, double, const char*> cases[] = {
+      {"3000元", 3000, "CNY"},  {"¥3000", 3000, "CNY"},   {"￥3000", 3000, "CNY"},    {"3000RMB", 3000, "CNY"},
+      {"3000 CNY", 3000, "CNY"}, {"3000cny", 3000, "CNY"}, {"３０００元", 3000, "CNY"}, {"3000 人民币", 3000, "CNY"},
+      {"€900", 900, "EUR"},      {"£800", 800, "GBP"},     {"US$1500", 1500, "USD"},   {"$1500", 1500, "USD"},
+      {"₹90000", 90000, "INR"},  {"₩2000000", 2000000, "KRW"}, {"5000円", 5000, "JPY"}, {"150000JPY", 150000, "JPY"},
+      {"A$2000", 2000, "AUD"},   {"HK$9000", 9000, "HKD"}};
+  for (const auto& [text, amount, currency] : cases) {
+    const auto m = parse_money(text, r);
+    ASSERT_TRUE(m.has_value()) << text << ": " << m.error().message;
+    EXPECT_DOUBLE_EQ(m->amount, amount) << text;
+    EXPECT_EQ(m->currency, currency) << text;
+  }
+  EXPECT_TRUE(parse_money("¥3000", r)->yen_sign_read_as_cny);
+  EXPECT_FALSE(parse_money("￥3000", r)->yen_sign_read_as_cny);  // the IME's full-width sign is unambiguous
+  EXPECT_FALSE(parse_money("3000元", r)->yen_sign_read_as_cny);
+}
+
+TEST(AdviseMoney, RefusesTwoCurrenciesAndNamesTheInput) {
+  auto r = rates();
+  for (const char* bad : {"¥3000USD", "3000元EUR", "$3000元", "元", "￥", "3000XYZ", "-3000元"}) {
+    const auto m = parse_money(bad, r);
+    ASSERT_FALSE(m.has_value()) << bad << " read as " << m->amount << " " << m->currency;
+    EXPECT_NE(m.error().message.find(bad), std::string::npos) << m.error().message;
+  }
+}
+
+TEST(AdviseMoney, FormatsInTheBudgetsCurrency) {
+  auto r = rates();
+  const auto cny = display_for("CNY", r);
+  EXPECT_EQ(cny.symbol, "¥");
+  EXPECT_EQ(format_money(1000, cny), "¥" + [&] {
+    std::string s = fmt::format("{:.0f}", 1000 * r.units_per_usd.at("CNY"));
+    return s.substr(0, s.size() - 3) + "," + s.substr(s.size() - 3);
+  }());
+  EXPECT_EQ(format_money(1599, display_for("USD", r)), "$1,599");
+  EXPECT_EQ(format_local(2.0, 2.8, "CNY", cny), "¥2.00-2.80");
+  EXPECT_EQ(format_local(2.5, std::nullopt, "XYZ", cny), "XYZ 2.50");
+}
+
+TEST(AdviseRegion, ChinaFirstOrTheRestFirst) {
+  auto offers = load_offers();
+  ASSERT_TRUE(offers) << offers.error().message;
+  EXPECT_EQ(parse_region("CN").value(), "cn");
+  EXPECT_EQ(parse_region("中国").value(), "cn");
+  EXPECT_EQ(parse_region("global").value(), "global");
+  EXPECT_FALSE(parse_region("mars").has_value());
+  for (const std::string region : {"cn", "global"}) {
+    auto list = *offers;
+    order_for_region(list, region);
+    ASSERT_TRUE(in_region(list.front(), region)) << region;
+    bool left = false;  // once an offer of another region appears, none of this region follows
+    for (const auto& o : list) {
+      if (!in_region(o, region)) left = true;
+      else EXPECT_FALSE(left) << region << ": " << o.provider << " after another region's offers";
+    }
+    EXPECT_TRUE(left) << region << ": the table has offers of both regions";
+  }
+  // A CNY price is converted for sorting, and a range is kept as published.
+  const auto autodl = std::find_if(offers->begin(), offers->end(), [](const Offer& o) { return o.provider == "AutoDL"; });
+  ASSERT_NE(autodl, offers->end());
+  EXPECT_EQ(autodl->currency, "CNY");
+  ASSERT_TRUE(autodl->price_per_hour && autodl->price_max_per_hour);
+  EXPECT_NEAR(autodl->usd_per_hour, *autodl->price_per_hour / rates().units_per_usd.at("CNY"), 1e-9);
 }

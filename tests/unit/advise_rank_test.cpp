@@ -91,7 +91,11 @@ TEST(AdviseRank, LaptopAndMixedGpusGetInventoryNotes) {
   Inventory inv;
   inv.platform.kind = "laptop";
   inv.platform.laptop = true;
-  auto a = advise::advise(Request{}, gpus, {}, &inv);
+  advise::Offer kaggle;  // the free tiers named come from the table (here one row)
+  kaggle.kind = "free";
+  kaggle.provider = "Kaggle";
+  kaggle.region = "global";
+  auto a = advise::advise(Request{}, gpus, {kaggle}, &inv);
   bool laptop_note = false, free_note = false;
   for (const auto& n : a.notes) {
     laptop_note |= n.find("cannot take a desktop GPU") != std::string::npos;

@@ -112,13 +112,17 @@ TEST(GpuMatch, NameFormsReachTheirRow) {
       {"Intel(R) Arc(TM) A770 Graphics", "Arc A770 16GB"},
       {"Intel\u00ae Arc\u2122 A770 Graphics", "Arc A770 16GB"},
       {"Intel Arc B580", "Arc B580"},
+      {"NVIDIA GeForce RTX 4090 D", "GeForce RTX 4090 D"},  // China's cut-down card: its own row, not the 4090's
+      {"NVIDIA GeForce RTX 4090", "GeForce RTX 4090"},
+      {"NVIDIA H20", "H20"},
+      {"NVIDIA L20", "L20"},
   };
   for (const auto& [form, row] : forms) EXPECT_EQ(row_for({.name = form}), row) << form;
 }
 
 // Not a loose substring: a different product that contains a catalogue name matches nothing.
 TEST(GpuMatch, OtherProductsContainingANameMatchNothing) {
-  for (const char* name : {"NVIDIA H200 NVL 2", "NVIDIA GH200 144G HBM3e", "GH200 NVL2", "NVIDIA GeForce RTX 4090 D",
+  for (const char* name : {"NVIDIA H200 NVL 2", "NVIDIA GH200 144G HBM3e", "GH200 NVL2", "NVIDIA GeForce RTX 4090 Ti",
                            "NVIDIA H100 NVL", "NVIDIA GeForce RTX 3050 Ti Laptop GPU", "NVIDIA GeForce GTX 1060 3GB",
                            "RTX 40", "A100", "NVIDIA", "GeForce", "", "   ", "MIG 1g.18gb"})
     EXPECT_EQ(row_for({.name = name}), "(none)") << "'" << name << "'";

@@ -156,7 +156,7 @@ TEST(AdviceRender, TextNamesEveryRecommendedCard) {
     EXPECT_TRUE(contains(s, fmt::format("  {}. {}  ", ++i, r.gpu->name))) << r.gpu->name;
     for (const auto& why : r.reasons) EXPECT_TRUE(contains(s, "       - " + why + "\n")) << why;
   }
-  for (const auto& r : a.rent) EXPECT_TRUE(contains(s, r.platform + "  " + r.offer + "\n")) << r.offer;
+  for (const auto& r : a.rent) EXPECT_TRUE(contains(s, r.platform + "  " + r.offer + "  [" + r.date + "]\n")) << r.offer;
   EXPECT_TRUE(contains(render_advice_text(some_advice(std::nullopt), ""), "Budget: none given")) << s;
 }
 
@@ -212,8 +212,8 @@ TEST(PlatformsRender, DateLimitsAndWhere) {
   const std::string s = render_platforms_text(offers, &colab);
   EXPECT_TRUE(s.starts_with("Where to get a GPU (prices as of 2026-05-01;")) << s;
   EXPECT_TRUE(contains(s, "Here: you are in Google Colab, with Tesla T4 (15.0 GiB)\n")) << s;
-  EXPECT_TRUE(contains(s, "  FREE      Notebook Co")) << s;
-  EXPECT_TRUE(contains(s, "  $0.35/h   Rent Co")) << s;
+  EXPECT_TRUE(contains(s, "  FREE           Notebook Co")) << s;
+  EXPECT_TRUE(contains(s, "  $0.35/h        Rent Co")) << s;
   EXPECT_TRUE(contains(s, "            needs: a card\n")) << s;
   EXPECT_EQ(platforms_json(offers, &colab)["platform_kind"], "colab");
 
