@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "catalog/glossary.hpp"
 #include "catalog/precision.hpp"
 #include "core/csv.hpp"
 #include "core/data_files.hpp"
@@ -290,6 +291,7 @@ std::vector<std::string> load_errors() {
   amd_apu_targets();
   auto all = errors();
   if (auto e = precision_load_error(); !e.empty()) all.push_back(e);
+  if (auto e = glossary_load_error(); !e.empty()) all.push_back(e);
   return all;
 }
 

@@ -100,7 +100,8 @@ void add_advise_command(CLI::App& app, GlobalOptions& global) {
     advice.rates_date = rates.date;
     // "¥" is yuan here; a reader who meant yen is told how to write it.
     if (yen_read_as_cny) advice.notes.insert(advice.notes.begin(), tr("¥ was read as yuan (CNY); for yen write JPY, as in 150000JPY"));
-    print(o->json ? report::advice_json(advice).dump(2) + "\n" : report::render_advice_text(advice, o->budget));
+    if (o->json) print(report::advice_json(advice).dump(2) + "\n");
+    else print_text(report::render_advice_text(advice, o->budget));
     global.exit_code = 0;
   });
 }

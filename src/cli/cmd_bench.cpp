@@ -14,6 +14,7 @@
 #include "bench/run.hpp"
 #include "cli/commands.hpp"
 #include "cli/inventory_source.hpp"
+#include "cli/output.hpp"
 #include "cli/state.hpp"
 #include "core/error.hpp"
 #include "os/system.hpp"
@@ -76,7 +77,7 @@ int run_compare(const BenchArgs& args) {
   if (!b) throw UsageError(b.error().message);
   const auto c = bench::compare_json(*a, *b, args.compare[0], args.compare[1]);
   if (args.json) fmt::print("{}\n", c.dump(2));
-  else fmt::print("{}", bench::render_compare(c));
+  else print_text(bench::render_compare(c));
   return 0;
 }
 
@@ -126,7 +127,7 @@ int publish(const BenchArgs& args, const bench::BenchResult& result) {
   if (auto why = keep_last_bench(doc_text))
     fmt::print(stderr, "gpuscout: note: this result is not kept for `gpuscout report` ({})\n", *why);
   if (args.json) fmt::print("{}", doc_text);
-  else fmt::print("{}", bench::render_text(result));
+  else print_text(bench::render_text(result));
   bool wrong = false;
   if (result.cpu)
     for (const auto& g : result.cpu->gemm) wrong = wrong || !g.run.ok;

@@ -69,7 +69,7 @@ void add_doctor_command(CLI::App& app, GlobalOptions& global) {
       print(json_text(j) + "\n");
     } else {
       const auto style = text_style();
-      print(report::render_inventory_text(inv, style) + "\n" + report::render_verdict_text(verdict, style));
+      print_text(report::render_inventory_text(inv, style) + "\n" + report::render_verdict_text(verdict, style));
     }
     global.exit_code = *strict ? diagnose::strict_exit_code(verdict) : 0;
   });
@@ -82,7 +82,7 @@ void add_info_command(CLI::App& app, GlobalOptions& global) {
   sub->callback([o, &global] {
     const Inventory inv = obtain(*o);
     if (o->json) print(json_text(inventory_to_json(inv)) + "\n");
-    else print(report::render_inventory_text(inv, text_style()));
+    else print_text(report::render_inventory_text(inv, text_style()));
     global.exit_code = 0;
   });
 }

@@ -154,7 +154,8 @@ plan::Workload make_workload(const FitOptions& o, const std::vector<plan::GpuCap
 void run_fit(const FitOptions& o, GlobalOptions& global) {
   if (o.list_models) {
     const auto all = usage(plan::load_catalogue());
-    print(o.json ? report::model_catalogue_json(all).dump(2) + "\n" : report::render_model_catalogue_text(all));
+    (o.json ? print : print_text)(o.json ? report::model_catalogue_json(all).dump(2) + "\n"
+                                         : report::render_model_catalogue_text(all));
     return;
   }
   const int models = int(!o.model.empty()) + int(!o.config.empty()) + int(!o.params.empty());
@@ -187,8 +188,8 @@ void run_fit(const FitOptions& o, GlobalOptions& global) {
     });
     auto table = plan::max_params_table(smallest.capacity_bytes, workload);
     table.notes.insert(table.notes.end(), notes.begin(), notes.end());
-    print(o.json ? report::max_params_json(table, {smallest}, workload).dump(2) + "\n"
-                 : report::render_max_params_text(table, {smallest}, workload));
+    (o.json ? print : print_text)(o.json ? report::max_params_json(table, {smallest}, workload).dump(2) + "\n"
+                                         : report::render_max_params_text(table, {smallest}, workload));
     return;
   }
 
@@ -198,7 +199,8 @@ void run_fit(const FitOptions& o, GlobalOptions& global) {
   // What the config reader and the hardware lookup said belongs to the plan the user sees (after its own).
   result.estimate.warnings.insert(result.estimate.warnings.end(), warnings.begin(), warnings.end());
   result.notes.insert(result.notes.end(), notes.begin(), notes.end());
-  print(o.json ? report::fit_plan_json(result, shape).dump(2) + "\n" : report::render_fit_plan_text(result, shape));
+  (o.json ? print : print_text)(o.json ? report::fit_plan_json(result, shape).dump(2) + "\n"
+                                       : report::render_fit_plan_text(result, shape));
   global.exit_code = 0;
 }
 

@@ -11,4 +11,8 @@ inline void print(std::string_view text) {
   std::fflush(stdout);
 }
 
+/// print() for a command's text output (doctor, info, fit, advise, bench; never JSON): the text, then one line
+/// naming the glossary terms it used and how to look them up (report::glossary_pointer), once per run.
+void print_text(std::string_view text);
+
 }  // namespace gpuscout::cli

@@ -29,6 +29,7 @@ HEADERS = {
     "models.csv": "name,aliases,hf_id,model_type,hidden_size,intermediate_size,num_hidden_layers,"
                   "num_attention_heads,num_key_value_heads,head_dim,vocab_size,tie_word_embeddings,"
                   "max_position_embeddings,num_local_experts,num_experts_per_tok,extra,params,source,date",
+    "glossary.csv": "key,title,aliases,lookup_only,summary,explanation,shows,source,date",
 }
 
 # Columns that must hold a number when not empty, and those that must then be > 0.
@@ -70,12 +71,14 @@ USER_FACING = {
     "platforms.csv": ["offer", "gpu", "requirements", "steps", "note", "region"],
     "gpus.csv": ["name", "aliases", "software_support"],
     "models.csv": ["name", "aliases"],
+    "glossary.csv": ["title", "aliases", "lookup_only", "summary", "explanation", "shows"],
 }
 # Of those, the cells that are prose rather than names: po/make_pot.py puts each into the message template, and
 # the code shows them through tr().
 TRANSLATED = {
     "platforms.csv": ["offer", "requirements", "steps", "note"],
     "gpus.csv": ["software_support"],
+    "glossary.csv": ["title", "summary", "explanation", "shows"],
 }
 CURATION_REMARK = re.compile(r"curator|verify|collected cop|not sourced|\bweak\b", re.I)
 ISO_DATE = re.compile(r"^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$")
@@ -136,6 +139,28 @@ def load(data_dir, name, problems):
     if not rows:
         problems.append(f"{name} has no data rows")
     return rows
+
+
+def glossary_problems(rows):
+    """Keys are lower-case ids; no name (key, title, alias) leads to two entries, ignoring ASCII case, spaces, '-'
+    and '_' as `gpuscout explain` does; an explanation is 3 to 8 lines, a summary one."""
+    problems = []
+    owner = {}
+    for r in rows:
+        where = f"glossary.csv line {r['_line']} ({r['key']})"
+        if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", r["key"]):
+            problems.append(f"{where}: key '{r['key']}' is not lower-case words joined by '-'")
+        names = [r["key"], r["title"]] + [a for col in ("aliases", "lookup_only") for a in r[col].split(";")]
+        for name in {re.sub(r"[ \t_-]", "", n.strip().lower()) for n in names if n.strip()}:
+            if name in owner and owner[name] != r["key"]:
+                problems.append(f"{where}: name '{name}' also names '{owner[name]}'")
+            owner[name] = r["key"]
+        lines = r["explanation"].strip().split("\n")
+        if not 3 <= len(lines) <= 8:
+            problems.append(f"{where}: explanation has {len(lines)} lines, not 3 to 8")
+        if "\n" in r["summary"] or "\n" in r["title"]:
+            problems.append(f"{where}: title and summary are one line each")
+    return problems
 
 
 def main(argv):
@@ -364,6 +389,9 @@ def main(argv):
         if usd and usd[0]["units_per_usd"] and float(usd[0]["units_per_usd"]) != 1:
             problems.append("USD units_per_usd must be 1")
         ck.check("exchange_rates.csv currencies", problems)
+
+    if tables["glossary.csv"]:
+        ck.check("glossary.csv keys, names and explanations", glossary_problems(tables["glossary.csv"]))
 
     print(f"data checks: {ck.passed} passed, {ck.failed} failed")
     return 1 if ck.failed else 0
