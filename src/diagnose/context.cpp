@@ -7,6 +7,7 @@
 #include "catalog/catalog.hpp"
 #include "catalog/gpu_match.hpp"
 #include "core/data_files.hpp"
+#include "core/i18n.hpp"
 #include "diagnose/torch_choice.hpp"
 
 namespace gpuscout::diagnose {
@@ -44,11 +45,11 @@ std::vector<GpuFacts> nvidia_facts(const Inventory& inv, const std::string& plat
 std::string driver_hint(const Inventory& inv, const TorchChoice& choice) {
   // A GPU whose architecture's support ended gets no driver past its last branch, whatever a wheel would need.
   if (const auto ceiling = driver_ceiling(inv))
-    return fmt::format("the last NVIDIA driver for this GPU, {} (its architecture gets no newer one)", ceiling->str());
-  if (!choice.cuda) return "the current NVIDIA driver";
+    return trf("the last NVIDIA driver for this GPU, {} (its architecture gets no newer one)", ceiling->str());
+  if (!choice.cuda) return tr("the current NVIDIA driver");
   const auto need = catalog::min_driver_for_cuda(*choice.cuda);
-  if (!need) return fmt::format("a driver that supports CUDA {} (for CUDA {} PyTorch wheels)", *choice.cuda, *choice.cuda);
-  return fmt::format("a driver of at least {} (for CUDA {} PyTorch wheels)", need->str(), *choice.cuda);
+  if (!need) return trf("a driver that supports CUDA {0} (for CUDA {0} PyTorch wheels)", *choice.cuda);
+  return trf("a driver of at least {} (for CUDA {} PyTorch wheels)", need->str(), *choice.cuda);
 }
 
 /// The installed CUDA wheel against the driver; nothing when either is unknown.
@@ -93,7 +94,7 @@ std::optional<std::string> notebook_gpu_switch(const Inventory& inv, const std::
       return g.catalog_name && *g.catalog_name == offer_gpu->spec->name;
     });
     if (in_use || !newest_release_for(*offer_gpu->spec->compute_capability, platform, releases).current) continue;
-    return fmt::format("{}: {}", table->cell(row, "offer"), table->cell(row, "steps"));
+    return fmt::format("{}: {}", table->cell(row, "offer"), tr(table->cell(row, "steps")));
   }
   return std::nullopt;
 }
@@ -117,13 +118,13 @@ PythonFacts python_facts(const Inventory& inv, const std::string& platform) {
 
 std::string python_choice_phrase(const PythonInfo& python) {
   static constexpr std::pair<std::string_view, std::string_view> kPhrases[] = {
-      {"--python", "given with --python"},      {"GPUSCOUT_PYTHON", "from GPUSCOUT_PYTHON"},
-      {"VIRTUAL_ENV", "the active venv"},       {"CONDA_PREFIX", "the active conda environment"},
-      {".venv", "this folder's .venv"},         {"PATH", "chosen from PATH"},
+      {"--python", N_("given with --python")},  {"GPUSCOUT_PYTHON", N_("from GPUSCOUT_PYTHON")},
+      {"VIRTUAL_ENV", N_("the active venv")},   {"CONDA_PREFIX", N_("the active conda environment")},
+      {".venv", N_("this folder's .venv")},     {"PATH", N_("chosen from PATH")},
   };
   if (!python.selected_by) return {};
   for (const auto& [rule, phrase] : kPhrases)
-    if (rule == *python.selected_by) return std::string(phrase);
+    if (rule == *python.selected_by) return tr(phrase);
   return {};
 }
 

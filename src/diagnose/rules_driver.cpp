@@ -2,6 +2,7 @@
 // compared by their vendor names: src/vendor/nvml_abi.hpp and src/vendor/cuda_abi.hpp.
 #include <fmt/format.h>
 
+#include "core/i18n.hpp"
 #include "diagnose/rule_checks.hpp"
 #include "vendor/cuda_abi.hpp"
 #include "vendor/nvml_abi.hpp"
@@ -16,28 +17,30 @@ bool cuda_failed_with(const Context& c, int code) { return c.has_nvidia && c.cud
 
 std::vector<Note> nouveau_driver(const Context& c) {
   if (c.nvidia.empty() || !c.nouveau) return {};
-  return one("The open-source nouveau driver holds the NVIDIA GPU: it has no CUDA, so PyTorch cannot use the card.",
-             fmt::format("Install the NVIDIA driver ({}): on Ubuntu `sudo ubuntu-drivers install`, on Debian `sudo apt "
-                         "install nvidia-driver`; the package blacklists nouveau. Then reboot.",
-                         c.driver_hint));
+  return one(tr("The open-source nouveau driver holds the NVIDIA GPU: it has no CUDA, so PyTorch cannot use the card."),
+             trf("Install the NVIDIA driver ({}): on Ubuntu `sudo ubuntu-drivers install`, on Debian `sudo apt "
+                 "install nvidia-driver`; the package blacklists nouveau. Then reboot.",
+                 c.driver_hint));
 }
 
 std::vector<Note> driver_probe_timeout(const Context& c) {
   if (!c.inv.nvidia.timed_out && !c.inv.cuda.timed_out) return {};
   return one(
-      "The NVIDIA driver did not answer within the time limit: the GPU or driver is hung (nvidia-smi would hang too).",
-      "Check `sudo dmesg | grep -i xid` for GPU errors, stop processes using the GPU, then reboot. If it recurs, "
-      "reinstall the driver and check power and cooling.");
+      tr("The NVIDIA driver did not answer within the time limit: the GPU or driver is hung (nvidia-smi would hang too)."),
+      tr("Check `sudo dmesg | grep -i xid` for GPU errors, stop processes using the GPU, then reboot. If it recurs, "
+         "reinstall the driver and check power and cooling."));
 }
 
 std::vector<Note> driver_library_mismatch(const Context& c) {
   if (!c.has_nvidia || c.nvml_status != nvml::ERROR_LIB_RM_VERSION_MISMATCH) return {};
   const auto& module = c.inv.nvidia.kernel_module_version;
-  return one(fmt::format("The NVIDIA driver library and the loaded kernel module are different versions{} (typical right "
-                         "after a driver upgrade).",
-                         module ? " (kernel module " + *module + ")" : ""),
-             "Reboot. (Or, with no process using the GPU: sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo "
-             "modprobe nvidia.)");
+  return one(module ? trf("The NVIDIA driver library and the loaded kernel module ({}) are different versions (typical "
+                          "right after a driver upgrade).",
+                          *module)
+                    : tr("The NVIDIA driver library and the loaded kernel module are different versions (typical right "
+                         "after a driver upgrade)."),
+             tr("Reboot. (Or, with no process using the GPU: sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && "
+                "sudo modprobe nvidia.)"));
 }
 
 std::vector<Note> nvidia_driver_not_loaded(const Context& c) {
@@ -45,10 +48,11 @@ std::vector<Note> nvidia_driver_not_loaded(const Context& c) {
   // WSL has no nvidia kernel module: the Windows driver serves the GPU.
   const bool module_missing = nv.library_found && !nv.kernel_module_loaded && !c.inv.os.wsl && !nv.driver_version;
   if (!c.has_nvidia || (c.nvml_status != nvml::ERROR_DRIVER_NOT_LOADED && !module_missing)) return {};
-  return one("The NVIDIA driver is installed but its kernel module is not loaded (often after a kernel update, or with "
-             "Secure Boot blocking an unsigned module).",
-             "Run `sudo modprobe nvidia`. If that fails, rebuild the module for this kernel (`sudo dkms autoinstall` or "
-             "reinstall the driver package), enrol its key if Secure Boot is on (`mokutil --sb-state`), then reboot.");
+  return one(tr("The NVIDIA driver is installed but its kernel module is not loaded (often after a kernel update, or "
+                "with Secure Boot blocking an unsigned module)."),
+             tr("Run `sudo modprobe nvidia`. If that fails, rebuild the module for this kernel (`sudo dkms autoinstall` "
+                "or reinstall the driver package), enrol its key if Secure Boot is on (`mokutil --sb-state`), then "
+                "reboot."));
 }
 
 std::vector<Note> nvidia_driver_missing(const Context& c) {
@@ -56,53 +60,59 @@ std::vector<Note> nvidia_driver_missing(const Context& c) {
   // CUDA working without NVML (a container that mounts only libcuda) is a working driver.
   if (c.nvidia.empty() || nv.driver_version || c.inv.cuda.available) return {};
   if (!nv.library_found)
-    return one("An NVIDIA GPU is present but no NVIDIA driver is installed.",
-               fmt::format("Install {}: Ubuntu `sudo ubuntu-drivers install`; Debian `sudo apt install nvidia-driver`; "
-                           "other systems: the driver from nvidia.com. Then reboot.",
-                           c.driver_hint));
+    return one(tr("An NVIDIA GPU is present but no NVIDIA driver is installed."),
+               trf("Install {}: Ubuntu `sudo ubuntu-drivers install`; Debian `sudo apt install nvidia-driver`; "
+                   "other systems: the driver from nvidia.com. Then reboot.",
+                   c.driver_hint));
   if (!nv.error || c.nvml_status) return {};  // a failure with an NVML code is one of the rules around this one
-  return one("The NVIDIA driver could not be used: " + nv.error->message,
-             fmt::format("Install or repair {} and reboot.", c.driver_hint));
+  return one(trf("The NVIDIA driver could not be used: {}", nv.error->message),
+             trf("Install or repair {} and reboot.", c.driver_hint));
 }
 
 std::vector<Note> nvml_error(const Context& c) {
   if (!c.has_nvidia || !c.nvml_status || !c.inv.nvidia.error) return {};
-  return one(fmt::format("NVML failed: {}", c.inv.nvidia.error->message),
-             "Run `nvidia-smi` to see the same error; reinstall the driver if it persists.");
+  return one(trf("NVML failed: {}", c.inv.nvidia.error->message),
+             tr("Run `nvidia-smi` to see the same error; reinstall the driver if it persists."));
 }
 
 std::vector<Note> cuda_stub_library(const Context& c) {
   if (c.cuda_status != cuda::ERROR_STUB_LIBRARY) return {};
   const auto& path = c.inv.cuda.library_path;
-  return one("The libcuda.so.1 that loads is the CUDA toolkit's stub library, not the driver (error 34).",
-             fmt::format("Remove the toolkit's stubs folder from LD_LIBRARY_PATH{} so the driver's libcuda.so.1 is found.",
-                         path ? " (it loaded " + *path + ")" : ""));
+  return one(tr("The libcuda.so.1 that loads is the CUDA toolkit's stub library, not the driver (error 34)."),
+             path ? trf("Remove the toolkit's stubs folder from LD_LIBRARY_PATH (it loaded {}) so the driver's "
+                        "libcuda.so.1 is found.",
+                        *path)
+                  : tr("Remove the toolkit's stubs folder from LD_LIBRARY_PATH so the driver's libcuda.so.1 is found."));
 }
 
 std::vector<Note> cuda_init_failed(const Context& c) {
   if (!c.has_nvidia || !c.cuda_status) return {};
   const int code = *c.cuda_status;
   if (code == cuda::ERROR_UNKNOWN && !c.inv.nvidia.uvm_loaded)
-    return one("CUDA cannot start (error 999): the nvidia_uvm kernel module is not loaded.",
-               "Run `sudo modprobe nvidia_uvm` (and add it to /etc/modules-load.d/ so it loads at boot).");
+    return one(tr("CUDA cannot start (error 999): the nvidia_uvm kernel module is not loaded."),
+               tr("Run `sudo modprobe nvidia_uvm` (and add it to /etc/modules-load.d/ so it loads at boot)."));
   // The codes with a rule of their own; any other failure is reported here rather than left unexplained.
   if (code == cuda::SUCCESS || code == cuda::ERROR_STUB_LIBRARY || code == cuda::ERROR_NO_DEVICE ||
       code == cuda::ERROR_SYSTEM_NOT_READY || code == cuda::ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE)
     return {};
   const std::string message = c.inv.cuda.error ? c.inv.cuda.error->message : fmt::format("error {}", code);
-  return one(fmt::format("CUDA cannot start: {}", message),
+  return one(trf("CUDA cannot start: {}", message),
              code == cuda::ERROR_SYSTEM_DRIVER_MISMATCH
-                 ? "The driver's user-space and kernel parts differ: reboot."
-                 : "Check `nvidia-smi`; if the GPU is in exclusive mode or lost, reset it (`sudo nvidia-smi -r`) or reboot.");
+                 ? tr("The driver's user-space and kernel parts differ: reboot.")
+                 : tr("Check `nvidia-smi`; if the GPU is in exclusive mode or lost, reset it (`sudo nvidia-smi -r`) or "
+                      "reboot."));
 }
 
 std::vector<Note> fabric_manager(const Context& c) {
   if (!cuda_failed_with(c, cuda::ERROR_SYSTEM_NOT_READY)) return {};
-  return one("CUDA reports the system is not ready (error 802): on NVSwitch machines (HGX/DGX) the NVIDIA Fabric Manager "
-             "is not running.",
-             fmt::format("Install nvidia-fabricmanager of exactly the driver's version ({}) and run `sudo systemctl enable "
-                         "--now nvidia-fabricmanager`.",
-                         c.inv.nvidia.driver_version.value_or("see nvidia-smi")));
+  const auto& version = c.inv.nvidia.driver_version;
+  return one(tr("CUDA reports the system is not ready (error 802): on NVSwitch machines (HGX/DGX) the NVIDIA Fabric "
+                "Manager is not running."),
+             version ? trf("Install nvidia-fabricmanager of exactly the driver's version ({}) and run `sudo systemctl "
+                           "enable --now nvidia-fabricmanager`.",
+                           *version)
+                     : tr("Install nvidia-fabricmanager of exactly the driver's version (see nvidia-smi) and run `sudo "
+                          "systemctl enable --now nvidia-fabricmanager`."));
 }
 
 // cuInit never says "driver too old" for the driver's own libcuda (that is the runtime's cudaErrorInsufficientDriver,
@@ -112,13 +122,16 @@ std::vector<Note> driver_too_old(const Context& c) {
   if (!cuda_failed_with(c, cuda::ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE)) return {};
   const auto& path = c.inv.cuda.library_path;
   return one(
-      fmt::format("The NVIDIA driver is too old for this CUDA (error 804): the libcuda.so.1 that loads{} is a newer copy "
-                  "from a CUDA forward-compatibility package (cuda-compat), and this GPU cannot use one (only data-center "
-                  "GPUs can).",
-                  path ? " (" + *path + ")" : ""),
-      fmt::format("Update the driver to {}; or remove the cuda-compat folder from LD_LIBRARY_PATH so the driver's own "
-                  "libcuda.so.1 loads.",
-                  c.driver_hint));
+      path ? trf("The NVIDIA driver is too old for this CUDA (error 804): the libcuda.so.1 that loads ({}) is a newer "
+                 "copy from a CUDA forward-compatibility package (cuda-compat), and this GPU cannot use one (only "
+                 "data-center GPUs can).",
+                 *path)
+           : tr("The NVIDIA driver is too old for this CUDA (error 804): the libcuda.so.1 that loads is a newer copy "
+                "from a CUDA forward-compatibility package (cuda-compat), and this GPU cannot use one (only "
+                "data-center GPUs can)."),
+      trf("Update the driver to {}; or remove the cuda-compat folder from LD_LIBRARY_PATH so the driver's own "
+          "libcuda.so.1 loads.",
+          c.driver_hint));
 }
 
 // CUDA counting no device while NVML or PCI sees the GPUs: CUDA_VISIBLE_DEVICES, or a container without them.
@@ -127,11 +140,12 @@ std::vector<Note> cuda_no_device(const Context& c) {
   const bool no_device = c.cuda_status == cuda::ERROR_NO_DEVICE;
   const bool counts_none = cu.library_found && !cu.error && !cu.timed_out && cu.device_count == 0;
   if (c.nvidia.empty() || (!no_device && !counts_none)) return {};
-  return one(fmt::format("CUDA sees no device although the NVIDIA GPU is present{}: CUDA_VISIBLE_DEVICES may hide it, "
-                         "or the device nodes are not accessible (a container started without the GPU).",
-                         no_device ? " (error 100)" : ""),
-             "Check `echo $CUDA_VISIBLE_DEVICES` (unset it, or list valid indices or UUIDs), and in Docker run with "
-             "`--gpus all` (NVIDIA Container Toolkit).");
+  return one(no_device ? tr("CUDA sees no device although the NVIDIA GPU is present (error 100): CUDA_VISIBLE_DEVICES "
+                            "may hide it, or the device nodes are not accessible (a container started without the GPU).")
+                       : tr("CUDA sees no device although the NVIDIA GPU is present: CUDA_VISIBLE_DEVICES may hide it, "
+                            "or the device nodes are not accessible (a container started without the GPU)."),
+             tr("Check `echo $CUDA_VISIBLE_DEVICES` (unset it, or list valid indices or UUIDs), and in Docker run with "
+                "`--gpus all` (NVIDIA Container Toolkit)."));
 }
 
 }  // namespace gpuscout::diagnose::checks

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/data_files.hpp"
+#include "core/i18n.hpp"
 #include "core/units.hpp"
 #include "diagnose/rule_checks.hpp"
 #include "diagnose/torch_choice.hpp"
@@ -24,45 +25,48 @@ std::string free_gpu_steps() {
   if (auto table = core::load_table("platforms.csv")) {
     for (const auto& r : table->rows()) {
       if (table->cell(r, "kind") != "free") continue;
-      lines.push_back(fmt::format("{} ({}): {}", table->cell(r, "provider"), table->cell(r, "gpu"), table->cell(r, "steps")));
+      lines.push_back(fmt::format("{} ({}): {}", table->cell(r, "provider"), table->cell(r, "gpu"),
+                                  tr(table->cell(r, "steps"))));
       if (lines.size() >= 3) break;
     }
   }
-  if (lines.empty()) lines.push_back("Google Colab: Runtime > Change runtime type > T4 GPU");
-  return fmt::format("Use a free cloud GPU: {}. Or rent one by the hour: see `gpuscout platforms`.", fmt::join(lines, "; "));
+  if (lines.empty()) lines.push_back(tr("Google Colab: Runtime > Change runtime type > T4 GPU"));
+  return trf("Use a free cloud GPU: {}. Or rent one by the hour: see `gpuscout platforms`.",
+             fmt::format("{}", fmt::join(lines, "; ")));
 }
 
 /// The ROCm build's install step for an AMD GPU: the chosen wheel when one has its gfx target, else why not.
 std::string amd_fix(const Context& c, const Gpu& g) {
   if (c.inv.os.wsl)
-    return "AMD GPUs under WSL: PyTorch's ROCm builds need native Linux; on Windows use torch-directml (pip install "
-           "torch-directml), or a cloud GPU.";
+    return tr("AMD GPUs under WSL: PyTorch's ROCm builds need native Linux; on Windows use torch-directml (pip "
+              "install torch-directml), or a cloud GPU.");
   const auto& targets = c.torch_choice.backend_arch_list;
   if (c.torch_choice.index && c.torch_choice.index->starts_with("rocm") && g.gfx_target &&
       std::find(targets.begin(), targets.end(), *g.gfx_target) != targets.end())
-    return fmt::format("Install PyTorch's ROCm build, which has code for this card ({}): {}", *g.gfx_target,
-                       c.torch_choice.command);
+    return trf("Install PyTorch's ROCm build, which has code for this card ({}): {}", *g.gfx_target,
+               c.torch_choice.command);
   const auto newest = newest_backend_index("rocm");
   const std::string index = newest ? *newest : "rocm";
   if (g.gfx_target)
-    return fmt::format("PyTorch's ROCm builds have no code for this card's {}: it cannot use it (setting "
-                       "HSA_OVERRIDE_GFX_VERSION to a listed target works only for a close relative of it, at your "
-                       "risk). Use the CPU, or a cloud GPU: see `gpuscout platforms`.", *g.gfx_target);
-  return fmt::format("Install AMD's ROCm driver, then check the card's gfx name with `rocminfo`; if it is one PyTorch's "
-                     "ROCm build lists (Radeon RX 7900 and 9070 series, Instinct), install it: pip install torch "
-                     "--index-url https://download.pytorch.org/whl/{}", index);
+    return trf("PyTorch's ROCm builds have no code for this card's {}: it cannot use it (setting "
+               "HSA_OVERRIDE_GFX_VERSION to a listed target works only for a close relative of it, at your risk). "
+               "Use the CPU, or a cloud GPU: see `gpuscout platforms`.",
+               *g.gfx_target);
+  return trf("Install AMD's ROCm driver, then check the card's gfx name with `rocminfo`; if it is one PyTorch's ROCm "
+             "build lists (Radeon RX 7900 and 9070 series, Instinct), install it: pip install torch --index-url "
+             "https://download.pytorch.org/whl/{}",
+             index);
 }
 
 std::string other_vendor_fix(const Context& c, const Gpu& g) {
   if (g.vendor == "amd") return amd_fix(c, g);
   if (g.vendor == "intel") {
-    if (c.torch_choice.index == "xpu")
-      return fmt::format("Intel GPUs run PyTorch through its XPU build: {}", c.torch_choice.command);
-    return "PyTorch's XPU build supports Intel Arc, Core Ultra with Arc graphics and Data Center GPU Max, not this "
-           "GPU: PyTorch runs on the CPU here.";
+    if (c.torch_choice.index == "xpu") return trf("Intel GPUs run PyTorch through its XPU build: {}", c.torch_choice.command);
+    return tr("PyTorch's XPU build supports Intel Arc, Core Ultra with Arc graphics and Data Center GPU Max, not this "
+              "GPU: PyTorch runs on the CPU here.");
   }
-  if (g.vendor == "apple") return "Apple GPUs work through PyTorch's MPS backend on macOS: torch.device(\"mps\").";
-  return "CUDA builds of PyTorch need an NVIDIA GPU; check the vendor's own PyTorch port.";
+  if (g.vendor == "apple") return tr("Apple GPUs work through PyTorch's MPS backend on macOS: torch.device(\"mps\").");
+  return tr("CUDA builds of PyTorch need an NVIDIA GPU; check the vendor's own PyTorch port.");
 }
 
 /// The folders a learner's data and checkpoints land in.
@@ -76,6 +80,22 @@ bool fixed_quota(const Context& c, const std::string& mount) {
   return c.inv.platform.notebook == "kaggle" && mount == "/kaggle/working";
 }
 
+/// "GPU 0 (RTX 4090) is already in use: 95% busy, 20 GiB of 24 GiB memory in use, by python (pid 7). Only ... free."
+std::string busy_message(const Gpu& g, bool busy, const std::vector<std::string>& users) {
+  const bool memory = g.memory_used_bytes && g.memory_total_bytes;
+  const std::string used = memory ? units::format_bytes(*g.memory_used_bytes) : "";
+  const std::string total = memory ? units::format_bytes(*g.memory_total_bytes) : "";
+  std::string state;
+  if (busy && memory) state = trf("{0}% busy, {1} of {2} memory in use", *g.utilization_gpu_pct, used, total);
+  else if (busy) state = trf("{}% busy", *g.utilization_gpu_pct);
+  else if (memory) state = trf("{} of {} memory in use", used, total);
+  std::string out = users.empty() ? trf("GPU {} ({}) is already in use: {}.", g.index, g.name, state)
+                                  : trf("GPU {} ({}) is already in use: {}, by {}.", g.index, g.name, state,
+                                        fmt::format("{}", fmt::join(users, ", ")));
+  if (g.memory_free_bytes) out += " " + trf("Only {} is free for your job.", units::format_bytes(*g.memory_free_bytes));
+  return out;
+}
+
 }  // namespace
 
 std::vector<Note> no_nvidia_gpu(const Context& c) {
@@ -87,7 +107,7 @@ std::vector<Note> no_nvidia_gpu(const Context& c) {
   for (const auto* g : c.others) {
     if (rocm_torch && g->vendor == "amd") continue;  // rocm-unusable says why the installed build cannot use it
     if (discrete && g->integrated) continue;  // a CPU's own graphics beside a card: the card is what counts
-    out.push_back(Note{fmt::format("GPU {} ({}) is not an NVIDIA GPU: CUDA builds of PyTorch cannot use it.", g->index, g->name),
+    out.push_back(Note{trf("GPU {} ({}) is not an NVIDIA GPU: CUDA builds of PyTorch cannot use it.", g->index, g->name),
                        other_vendor_fix(c, *g)});
   }
   return out;
@@ -102,11 +122,11 @@ std::vector<Note> rocm_unusable(const Context& c) {
   if (amd.empty()) return {};
   const auto& override_version = c.inv.rocm.hsa_override_gfx_version;
   if (override_version)
-    return one(fmt::format("PyTorch {} (ROCm) sees no GPU, and HSA_OVERRIDE_GFX_VERSION={} is set: it makes ROCm run "
-                           "code built for another GPU model, and a wrong value fails or hangs.",
-                           torch->version, *override_version),
-               "Unset it (`unset HSA_OVERRIDE_GFX_VERSION`, and remove it from ~/.bashrc) and try again; keep it only "
-               "if AMD's documentation for your card names that exact value.");
+    return one(trf("PyTorch {} (ROCm) sees no GPU, and HSA_OVERRIDE_GFX_VERSION={} is set: it makes ROCm run code "
+                   "built for another GPU model, and a wrong value fails or hangs.",
+                   torch->version, *override_version),
+               tr("Unset it (`unset HSA_OVERRIDE_GFX_VERSION`, and remove it from ~/.bashrc) and try again; keep it "
+                  "only if AMD's documentation for your card names that exact value."));
   // The build lacks code for the card only when no AMD GPU's gfx target is in its list (an iGPU may be missing
   // while the discrete card is covered).
   const auto& list = torch->arch_list;
@@ -116,18 +136,18 @@ std::vector<Note> rocm_unusable(const Context& c) {
   const auto known = std::find_if(amd.begin(), amd.end(), [](const Gpu* g) { return g->gfx_target.has_value(); });
   if (!list.empty() && known != amd.end() && std::none_of(amd.begin(), amd.end(), covered)) {
     const Gpu* g = *known;
-    return one(fmt::format("PyTorch {} (ROCm) has GPU code for {} but not for GPU {} ({}, {}), so it sees no GPU.",
-                           torch->version, fmt::join(list, " "), g->index, g->name, *g->gfx_target),
-               "Check AMD's ROCm support list for your card (`rocminfo` shows its gfx name). Cards ROCm does not "
-               "support need a build made for them; otherwise use a free cloud GPU (see `gpuscout platforms`).");
+    return one(trf("PyTorch {} (ROCm) has GPU code for {} but not for GPU {} ({}, {}), so it sees no GPU.",
+                   torch->version, fmt::format("{}", fmt::join(list, " ")), g->index, g->name, *g->gfx_target),
+               tr("Check AMD's ROCm support list for your card (`rocminfo` shows its gfx name). Cards ROCm does not "
+                  "support need a build made for them; otherwise use a free cloud GPU (see `gpuscout platforms`)."));
   }
   if (!c.inv.rocm.kfd_present)
-    return one(fmt::format("PyTorch {} (ROCm) sees no GPU: the amdgpu driver's compute device (/dev/kfd) is not there.",
-                           torch->version),
-               "Install AMD's ROCm driver stack (amdgpu-install, or your distribution's ROCm packages) and reboot.");
-  return one(fmt::format("PyTorch {} (ROCm) sees no GPU although the amdgpu compute device is there.", torch->version),
-             "Add yourself to the render and video groups (`sudo usermod -aG render,video $USER`), log out and in, "
-             "then check `rocminfo`.");
+    return one(trf("PyTorch {} (ROCm) sees no GPU: the amdgpu driver's compute device (/dev/kfd) is not there.",
+                   torch->version),
+               tr("Install AMD's ROCm driver stack (amdgpu-install, or your distribution's ROCm packages) and reboot."));
+  return one(trf("PyTorch {} (ROCm) sees no GPU although the amdgpu compute device is there.", torch->version),
+             tr("Add yourself to the render and video groups (`sudo usermod -aG render,video $USER`), log out and in, "
+                "then check `rocminfo`."));
 }
 
 std::vector<Note> no_gpu(const Context& c) {
@@ -135,10 +155,11 @@ std::vector<Note> no_gpu(const Context& c) {
   if (!c.nvidia.empty() || c.torch_backend_device || c.torch_choice.index) return {};
   // A notebook's CPU runtime: the GPU is one setting away, in this same notebook.
   if (c.notebook_gpu_switch)
-    return one("This notebook runs without a GPU (a CPU runtime): PyTorch will use the CPU.",
-               fmt::format("Switch it to a GPU, then run gpuscout again: {}.", *c.notebook_gpu_switch));
-  return one(c.others.empty() ? "No GPU found on this machine: PyTorch will run on the CPU, fine for learning small models."
-                              : "No GPU that CUDA PyTorch can use.",
+    return one(tr("This notebook runs without a GPU (a CPU runtime): PyTorch will use the CPU."),
+               trf("Switch it to a GPU, then run gpuscout again: {}.", *c.notebook_gpu_switch));
+  return one(c.others.empty()
+                 ? tr("No GPU found on this machine: PyTorch will run on the CPU, fine for learning small models.")
+                 : tr("No GPU that CUDA PyTorch can use."),
              free_gpu_steps());
 }
 
@@ -153,24 +174,16 @@ std::vector<Note> gpu_busy(const Context& c) {
     std::vector<std::string> users;
     for (const auto& p : g.processes) {
       if (users.size() == 4) {
-        users.push_back(fmt::format("{} more", g.processes.size() - 4));
+        users.push_back(trf("{} more", g.processes.size() - 4));
         break;
       }
       users.push_back(fmt::format("{} (pid {}{})", p.name.value_or("?"), p.pid,
                                   p.used_bytes ? ", " + units::format_bytes(*p.used_bytes) : ""));
     }
-    std::string state;
-    if (busy) state = fmt::format("{}% busy", *g.utilization_gpu_pct);
-    if (g.memory_used_bytes && g.memory_total_bytes)
-      state += fmt::format("{}{} of {} memory in use", state.empty() ? "" : ", ", units::format_bytes(*g.memory_used_bytes),
-                           units::format_bytes(*g.memory_total_bytes));
-    const std::string left =
-        g.memory_free_bytes ? fmt::format(" Only {} is free for your job.", units::format_bytes(*g.memory_free_bytes)) : "";
-    out.push_back(Note{fmt::format("GPU {} ({}) is already in use: {}{}.{}", g.index, g.name, state,
-                                   users.empty() ? "" : fmt::format(", by {}", fmt::join(users, ", ")), left),
-                       "Wait for those processes to finish or stop them (`nvidia-smi` lists them; `kill PID` for your "
-                       "own), pick another GPU with CUDA_VISIBLE_DEVICES, or plan for the free memory: "
-                       "`gpuscout fit` uses it."});
+    out.push_back(Note{busy_message(g, busy, users),
+                       tr("Wait for those processes to finish or stop them (`nvidia-smi` lists them; `kill PID` for "
+                          "your own), pick another GPU with CUDA_VISIBLE_DEVICES, or plan for the free memory: "
+                          "`gpuscout fit` uses it.")});
   }
   return out;
 }
@@ -183,41 +196,41 @@ std::vector<Note> mixed_vram(const Context& c) {
       hi = std::max(hi, *f.gpu->memory_total_bytes);
     }
   if (c.nvidia.size() < 2 || hi == 0 || lo == UINT64_MAX || double(hi) <= double(lo) * 1.05) return {};
-  return one(fmt::format("The GPUs have different memory ({} to {}): data-parallel training keeps a full copy per GPU, so "
-                         "every GPU is limited to the smallest.",
-                         units::format_bytes(lo), units::format_bytes(hi)),
-             "Plan batch sizes for the smallest card, shard with FSDP/ZeRO-3 to spread model state, or train on the large "
-             "GPU alone (CUDA_VISIBLE_DEVICES). `gpuscout fit --gpus` shows each GPU's share.");
+  return one(trf("The GPUs have different memory ({} to {}): data-parallel training keeps a full copy per GPU, so "
+                 "every GPU is limited to the smallest.",
+                 units::format_bytes(lo), units::format_bytes(hi)),
+             tr("Plan batch sizes for the smallest card, shard with FSDP/ZeRO-3 to spread model state, or train on the "
+                "large GPU alone (CUDA_VISIBLE_DEVICES). `gpuscout fit --gpus` shows each GPU's share."));
 }
 
 std::vector<Note> low_ram(const Context& c) {
   const auto& total = c.inv.memory.total_bytes;
   if (!total || *total >= kLowRam) return {};
-  return one(fmt::format("Only {} of RAM: data loading and model loading (a checkpoint passes through RAM) will struggle.",
-                         units::format_bytes(*total)),
-             "Use fewer DataLoader workers, load checkpoints with mmap (torch.load(..., mmap=True)), add swap, or use a "
-             "cloud machine.");
+  return one(trf("Only {} of RAM: data loading and model loading (a checkpoint passes through RAM) will struggle.",
+                 units::format_bytes(*total)),
+             tr("Use fewer DataLoader workers, load checkpoints with mmap (torch.load(..., mmap=True)), add swap, or use "
+                "a cloud machine."));
 }
 
 std::vector<Note> low_disk(const Context& c) {
   std::vector<Note> out;
   for (const auto& d : c.inv.disks) {
     if (!mount_matters(d.mount) || d.free_bytes >= kLowDisk || fixed_quota(c, d.mount)) continue;
-    out.push_back(Note{fmt::format("{} has only {} free: datasets, model checkpoints and the PyTorch wheels (several GB) need "
-                                   "room.",
-                                   d.mount, units::format_bytes(d.free_bytes)),
-                       fmt::format("Free space on {} (pip cache: `pip cache purge`; Hugging Face cache: ~/.cache/huggingface) "
-                                   "or store data on a larger disk.",
-                                   d.mount)});
+    out.push_back(Note{trf("{} has only {} free: datasets, model checkpoints and the PyTorch wheels (several GB) need "
+                           "room.",
+                           d.mount, units::format_bytes(d.free_bytes)),
+                       trf("Free space on {} (pip cache: `pip cache purge`; Hugging Face cache: ~/.cache/huggingface) "
+                           "or store data on a larger disk.",
+                           d.mount)});
   }
   return out;
 }
 
 std::vector<Note> laptop(const Context& c) {
   if (!c.inv.platform.laptop) return {};
-  return one("This is a laptop: its GPU cannot be upgraded, and laptop GPUs run slower than the desktop cards of the same "
-             "name.",
-             "Train plugged in, on a hard surface; for larger jobs use a cloud GPU (see `gpuscout platforms`).");
+  return one(tr("This is a laptop: its GPU cannot be upgraded, and laptop GPUs run slower than the desktop cards of the "
+                "same name."),
+             tr("Train plugged in, on a hard surface; for larger jobs use a cloud GPU (see `gpuscout platforms`)."));
 }
 
 std::vector<Note> cloud_notebook(const Context& c) {
@@ -225,12 +238,12 @@ std::vector<Note> cloud_notebook(const Context& c) {
   // The probe names only these two; another name (a hand-edited --from file) is not a notebook we know.
   if (!notebook || (*notebook != "colab" && *notebook != "kaggle")) return {};
   const bool colab = *notebook == "colab";
-  return one(fmt::format("Running in {}: a hosted notebook with usage limits; files outside persistent storage vanish when "
-                         "the session ends.",
-                         colab ? "Google Colab" : "Kaggle"),
-             colab ? "Save checkpoints to Google Drive (from google.colab import drive; drive.mount('/content/drive')); if "
-                     "no GPU shows, Runtime > Change runtime type > T4 GPU."
-                   : "Save outputs under /kaggle/working; enable a GPU in Settings > Accelerator (weekly quota).");
+  return one(trf("Running in {}: a hosted notebook with usage limits; files outside persistent storage vanish when the "
+                 "session ends.",
+                 colab ? "Google Colab" : "Kaggle"),
+             colab ? tr("Save checkpoints to Google Drive (from google.colab import drive; "
+                        "drive.mount('/content/drive')); if no GPU shows, Runtime > Change runtime type > T4 GPU.")
+                   : tr("Save outputs under /kaggle/working; enable a GPU in Settings > Accelerator (weekly quota)."));
 }
 
 }  // namespace gpuscout::diagnose::checks

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.hpp"
 #include "core/units.hpp"
 #include "diagnose/rule_checks.hpp"
 #include "diagnose/torch_choice.hpp"
@@ -27,44 +28,45 @@ bool nvidia_and_torch(const Context& c) { return c.inv.torch && !c.nvidia.empty(
 /// The step that installs the wheel that fits, or what to do when none runs here.
 std::string install_step(const Context& c) {
   if (c.torch_choice.command.empty())
-    return "No PyTorch build runs this GPU with a driver it can have: use a free cloud GPU (Colab, Kaggle; see "
-           "`gpuscout platforms`).";
-  std::string step = c.torch_choice.driver_needed
-                         ? fmt::format("First update the NVIDIA driver to {} or newer, then: {}",
-                                       *c.torch_choice.driver_needed, c.torch_choice.command)
-                         : c.torch_choice.command;
-  if (c.torch_choice.with_newer_driver)
-    step += fmt::format(" (newer: {}; this command needs no driver change)", *c.torch_choice.with_newer_driver);
-  return step;
+    return tr("No PyTorch build runs this GPU with a driver it can have: use a free cloud GPU (Colab, Kaggle; see "
+              "`gpuscout platforms`).");
+  const auto& newer = c.torch_choice.with_newer_driver;
+  if (c.torch_choice.driver_needed)
+    return newer ? trf("First update the NVIDIA driver to {0} or newer, then: {1} (newer: {2}; this command needs no "
+                       "driver change)",
+                       *c.torch_choice.driver_needed, c.torch_choice.command, *newer)
+                 : trf("First update the NVIDIA driver to {} or newer, then: {}", *c.torch_choice.driver_needed,
+                       c.torch_choice.command);
+  return newer ? trf("{} (newer: {}; this command needs no driver change)", c.torch_choice.command, *newer)
+               : c.torch_choice.command;
 }
 
 /// On a hosted notebook, the switch to one of its GPUs that current PyTorch runs, as a sentence to append.
 std::string or_switch_gpu(const Context& c) {
-  return c.notebook_gpu_switch ? fmt::format(" Or switch this notebook to another GPU: {}.", *c.notebook_gpu_switch)
+  return c.notebook_gpu_switch ? " " + trf("Or switch this notebook to another GPU: {}.", *c.notebook_gpu_switch)
                                : std::string();
 }
 
 /// An old GPU: the last release that runs it (where its driver can run that release), or another GPU.
 std::string too_old_fix(const Context& c, const ReleaseForGpu& last) {
-  if (!last.release || !last.cuda) return "Use a free cloud GPU (Colab, Kaggle) or a newer card." + or_switch_gpu(c);
-  return fmt::format("Use an older PyTorch: {} (needs a driver that supports CUDA {}), or a free cloud GPU (Colab, "
-                     "Kaggle).{}",
-                     install_command(c.inv, *last.release, last.cuda), *last.cuda, or_switch_gpu(c));
+  if (!last.release || !last.cuda) return tr("Use a free cloud GPU (Colab, Kaggle) or a newer card.") + or_switch_gpu(c);
+  return trf("Use an older PyTorch: {} (needs a driver that supports CUDA {}), or a free cloud GPU (Colab, Kaggle).",
+             install_command(c.inv, *last.release, last.cuda), *last.cuda) +
+         or_switch_gpu(c);
 }
 
 /// Why the driver the installed build needs is out of reach.
 std::string no_update_reason(const Context& c) {
-  if (!c.driver_updatable) return "The driver cannot be changed here (a hosted notebook)";
-  if (c.driver_ceiling)
-    return fmt::format("No driver that new exists for this GPU (its last is {})", c.driver_ceiling->str());
-  return "The driver cannot be updated";
+  if (!c.driver_updatable) return tr("The driver cannot be changed here (a hosted notebook)");
+  if (c.driver_ceiling) return trf("No driver that new exists for this GPU (its last is {})", c.driver_ceiling->str());
+  return tr("The driver cannot be updated");
 }
 
 /// Removes the installed torch with the same interpreter first, so no other build stays behind.
 std::string replace_step(const Context& c) {
   if (c.torch_choice.command.empty()) return install_step(c);
   // Magics do not chain with &&: in a notebook these are two lines of a cell.
-  if (c.inv.platform.notebook) return fmt::format("run `%pip uninstall -y torch`, then {}", install_step(c));
+  if (c.inv.platform.notebook) return trf("run `%pip uninstall -y torch`, then {}", install_step(c));
   return fmt::format("{} -m pip uninstall -y torch && {}", python_command(c.inv), install_step(c));
 }
 
@@ -81,24 +83,26 @@ std::string asked_python(const PythonInfo& py) {
 /// "; /usr/bin/python3 has torch 2.5.1+cu121": the other interpreters that have PyTorch.
 std::string others_clause(const PythonInfo& py) {
   std::vector<std::string> parts;
-  for (const auto& o : py.others) parts.push_back(fmt::format("{} has torch {}", o.executable, o.torch_version));
+  for (const auto& o : py.others) parts.push_back(trf("{} has torch {}", o.executable, o.torch_version));
   return parts.empty() ? std::string() : fmt::format("; {}", fmt::join(parts, ", "));
 }
 
 /// A newer Python for current PyTorch; with this one, the newest release that still has wheels for it, if any.
 std::string too_old_python_fix(const Context& c) {
-  const std::string newer = fmt::format("Install Python {} or newer for current PyTorch", *c.python.floor);
   if (c.torch_choice.command.empty())
-    return newer + ", then run `gpuscout --python PATH` with it for the install command.";
-  return fmt::format("{}. With this Python the newest that installs is PyTorch {}: {}", newer, c.torch_choice.torch,
-                     install_step(c));
+    return trf("Install Python {} or newer for current PyTorch, then run `gpuscout --python PATH` with it for the "
+               "install command.",
+               *c.python.floor);
+  return trf("Install Python {0} or newer for current PyTorch. With this Python the newest that installs is PyTorch "
+             "{1}: {2}",
+             *c.python.floor, c.torch_choice.torch, install_step(c));
 }
 
 /// The fix: the first other interpreter with torch, when there is one, before installing.
 std::string use_other_or(const PythonInfo& py, const std::string& install) {
   if (py.others.empty()) return install;
   const std::string& exe = py.others.front().executable;
-  return fmt::format("Run `gpuscout --python {}`, or use that interpreter. Or: {}", exe, install);
+  return trf("Run `gpuscout --python {}`, or use that interpreter. Or: {}", exe, install);
 }
 
 }  // namespace
@@ -110,8 +114,11 @@ std::vector<Note> gpu_too_old(const Context& c) {
     const Gpu& g = *f.gpu;
     const auto& last = f.newest;
     out.push_back(Note{
-        fmt::format("GPU {} ({}, compute capability {}) is too old for current PyTorch builds{}.", g.index, g.name, *f.cc,
-                    last.release ? ", whose last release for it is " + *last.release : ""),
+        last.release ? trf("GPU {0} ({1}, compute capability {2}) is too old for current PyTorch builds, whose last "
+                           "release for it is {3}.",
+                           g.index, g.name, *f.cc, *last.release)
+                     : trf("GPU {} ({}, compute capability {}) is too old for current PyTorch builds.", g.index, g.name,
+                           *f.cc),
         too_old_fix(c, last)});
   }
   return out;
@@ -122,9 +129,9 @@ std::vector<Note> gpu_unsupported_by_torch(const Context& c) {
   for (const auto& f : c.nvidia) {
     if (!f.cc || !f.newest.current || !f.installed_torch_lacks_code) continue;
     const auto& t = *c.inv.torch;
-    out.push_back(Note{fmt::format("The installed PyTorch {} was built for {} and has no code for GPU {} ({}, {}).",
-                                   t.version, fmt::join(t.arch_list, " "), f.gpu->index, f.gpu->name, sm_name(*f.cc)),
-                       fmt::format("Install a build that supports it: {}.{}", install_step(c), or_switch_gpu(c))});
+    out.push_back(Note{trf("The installed PyTorch {} was built for {} and has no code for GPU {} ({}, {}).", t.version,
+                           fmt::format("{}", fmt::join(t.arch_list, " ")), f.gpu->index, f.gpu->name, sm_name(*f.cc)),
+                       trf("Install a build that supports it: {}.", install_step(c)) + or_switch_gpu(c)});
   }
   if (!out.empty() || !nvidia_and_torch(c)) return out;
   // Without an arch list to compare (or a GPU the list seems to cover), torch's own warning is the evidence.
@@ -132,7 +139,8 @@ std::vector<Note> gpu_unsupported_by_torch(const Context& c) {
   const auto w = std::find_if(warnings.begin(), warnings.end(),
                               [](const std::string& s) { return s.find("not compatible") != std::string::npos; });
   if (w == warnings.end()) return out;
-  return one("PyTorch warns: " + w->substr(0, 300), "Install a build that supports this GPU: " + install_step(c) + "." + or_switch_gpu(c));
+  return one(trf("PyTorch warns: {}", w->substr(0, 300)),
+             trf("Install a build that supports this GPU: {}.", install_step(c)) + or_switch_gpu(c));
 }
 
 std::vector<Note> low_vram(const Context& c) {
@@ -140,10 +148,10 @@ std::vector<Note> low_vram(const Context& c) {
   for (const auto& f : c.nvidia) {
     const Gpu& g = *f.gpu;
     if (!runs_installed_torch(f) || !g.memory_total_bytes || *g.memory_total_bytes >= kLowVram) continue;
-    out.push_back(Note{fmt::format("GPU {} ({}) has {} of memory: enough to learn on, too small for most current models.",
-                                   g.index, g.name, units::format_bytes(*g.memory_total_bytes)),
-                       "Use small batches, fp16/bf16 (torch.autocast), 4-bit models for LLMs, or a free cloud GPU with 16 "
-                       "GB (Colab T4, Kaggle). See `gpuscout fit`."});
+    out.push_back(Note{trf("GPU {} ({}) has {} of memory: enough to learn on, too small for most current models.",
+                           g.index, g.name, units::format_bytes(*g.memory_total_bytes)),
+                       tr("Use small batches, fp16/bf16 (torch.autocast), 4-bit models for LLMs, or a free cloud GPU "
+                          "with 16 GB (Colab T4, Kaggle). See `gpuscout fit`.")});
   }
   return out;
 }
@@ -151,39 +159,38 @@ std::vector<Note> low_vram(const Context& c) {
 std::vector<Note> torch_broken(const Context& c) {
   const auto& py = c.inv.python;
   if (!py.probed || c.inv.torch || !torch_import_failed(py)) return {};
-  return one("PyTorch is installed but fails to import: " + py.error->message,
-             "Reinstall it: " + replace_step(c));
+  return one(trf("PyTorch is installed but fails to import: {}", py.error->message),
+             trf("Reinstall it: {}", replace_step(c)));
 }
 
 std::vector<Note> python_too_old(const Context& c) {
   const auto& py = c.inv.python;
   if (!py.probed || c.inv.torch || !c.python.too_old || torch_import_failed(py)) return {};
-  return one(fmt::format("Python {} is too old for PyTorch, whose release {} needs Python {} or newer: {}{}.",
-                         *py.version, *c.python.floor_release, *c.python.floor, asked_python(py),
-                         others_clause(py)),
+  return one(trf("Python {} is too old for PyTorch, whose release {} needs Python {} or newer: {}{}.", *py.version,
+                 *c.python.floor_release, *c.python.floor, asked_python(py), others_clause(py)),
              use_other_or(py, too_old_python_fix(c)));
 }
 
 std::vector<Note> torch_missing(const Context& c) {
   const auto& py = c.inv.python;
   if (!py.probed || c.inv.torch || !py.version || c.python.too_old || torch_import_failed(py)) return {};
-  return one(fmt::format("PyTorch is not installed in {}{}.", asked_python(py), others_clause(py)),
-             use_other_or(py, "Install the build that fits this machine: " + install_step(c)));
+  return one(trf("PyTorch is not installed in {}{}.", asked_python(py), others_clause(py)),
+             use_other_or(py, trf("Install the build that fits this machine: {}", install_step(c))));
 }
 
 std::vector<Note> python_missing(const Context& c) {
   const auto& py = c.inv.python;
   if (!py.probed || c.inv.torch || py.version || torch_import_failed(py)) return {};
-  return one(fmt::format("No Python interpreter found ({}), so PyTorch could not be checked{}.", asked_python(py),
-                         others_clause(py)),
-             use_other_or(py, "Install Python 3 (e.g. `sudo apt install python3 python3-venv`), then: " +
-                                  install_step(c)));
+  return one(trf("No Python interpreter found ({}), so PyTorch could not be checked{}.", asked_python(py),
+                 others_clause(py)),
+             use_other_or(py, trf("Install Python 3 (e.g. `sudo apt install python3 python3-venv`), then: {}",
+                                  install_step(c))));
 }
 
 std::vector<Note> torch_cpu_only(const Context& c) {
   if (!nvidia_and_torch(c) || c.inv.torch->cuda || c.inv.torch->hip) return {};
-  return one(fmt::format("The installed PyTorch {} is a CPU-only build: it cannot use the NVIDIA GPU.", c.inv.torch->version),
-             "Replace it: " + replace_step(c));
+  return one(trf("The installed PyTorch {} is a CPU-only build: it cannot use the NVIDIA GPU.", c.inv.torch->version),
+             trf("Replace it: {}", replace_step(c)));
 }
 
 std::vector<Note> driver_too_old_for_torch(const Context& c) {
@@ -192,23 +199,23 @@ std::vector<Note> driver_too_old_for_torch(const Context& c) {
   if (!f.below_family && !f.driver_cuda_older) return {};
   const auto& t = *c.inv.torch;
   const auto& supports = c.inv.nvidia.cuda_driver_version;
-  const std::string this_driver =
-      fmt::format("this driver is {}{}", c.driver->str(), supports ? " (supports CUDA up to " + *supports + ")" : "");
+  const std::string this_driver = supports ? trf("this driver is {} (supports CUDA up to {})", c.driver->str(), *supports)
+                                           : trf("this driver is {}", c.driver->str());
   const std::optional<Version> need = f.ga_min ? f.ga_min : f.family_min;
   if (!need)  // a CUDA newer than the table knows
-    return one(fmt::format("PyTorch {} is built with CUDA {}, newer than this driver supports; {}.", t.version, *t.cuda,
-                           this_driver),
+    return one(trf("PyTorch {} is built with CUDA {}, newer than this driver supports; {}.", t.version, *t.cuda,
+                   this_driver),
                c.driver_updatable && !c.driver_ceiling
-                   ? fmt::format("Install a PyTorch built for your driver: {}; or update the driver to one that "
-                                 "supports CUDA {}.",
-                                 replace_step(c), *t.cuda)
-                   : fmt::format("{}: install a PyTorch built for it: {}", no_update_reason(c), replace_step(c)));
-  return one(fmt::format("PyTorch {} is built with CUDA {}, which needs NVIDIA driver {} or newer; {}.", t.version, *t.cuda,
-                         need->str(), this_driver),
+                   ? trf("Install a PyTorch built for your driver: {}; or update the driver to one that supports CUDA "
+                         "{}.",
+                         replace_step(c), *t.cuda)
+                   : trf("{}: install a PyTorch built for it: {}", no_update_reason(c), replace_step(c)));
+  return one(trf("PyTorch {} is built with CUDA {}, which needs NVIDIA driver {} or newer; {}.", t.version, *t.cuda,
+                 need->str(), this_driver),
              c.driver_reachable(*need)
-                 ? fmt::format("Install a PyTorch built for your driver: {}; or update the driver to {} or newer.",
-                               replace_step(c), need->str())
-                 : fmt::format("{}: install a PyTorch built for it: {}", no_update_reason(c), replace_step(c)));
+                 ? trf("Install a PyTorch built for your driver: {}; or update the driver to {} or newer.",
+                       replace_step(c), need->str())
+                 : trf("{}: install a PyTorch built for it: {}", no_update_reason(c), replace_step(c)));
 }
 
 std::vector<Note> driver_older_than_torch_cuda(const Context& c) {
@@ -217,20 +224,21 @@ std::vector<Note> driver_older_than_torch_cuda(const Context& c) {
   // Nothing to do about it where the driver is not the user's to change (a hosted notebook).
   if (f.below_family || f.driver_cuda_older || !f.ga_min || *c.driver >= *f.ga_min || !c.driver_reachable(*f.ga_min))
     return {};
-  return one(fmt::format("The driver {} is older than CUDA {}'s own minimum ({}); PyTorch runs through CUDA's minor-version "
-                         "compatibility, without JIT for newer GPUs' PTX.",
-                         c.driver->str(), *c.inv.torch->cuda, f.ga_min->str()),
-             fmt::format("Update the driver to {} or newer when convenient.", f.ga_min->str()));
+  return one(trf("The driver {} is older than CUDA {}'s own minimum ({}); PyTorch runs through CUDA's minor-version "
+                 "compatibility, without JIT for newer GPUs' PTX.",
+                 c.driver->str(), *c.inv.torch->cuda, f.ga_min->str()),
+             trf("Update the driver to {} or newer when convenient.", f.ga_min->str()));
 }
 
 std::vector<Note> torch_cuda_unavailable(const Context& c) {
   if (!nvidia_and_torch(c) || !c.driver_answers) return {};
   const auto& t = *c.inv.torch;
   if (!t.cuda || t.cuda_available) return {};
-  return one(fmt::format("PyTorch {} reports torch.cuda.is_available() == False{}.", t.version,
-                         t.warnings.empty() ? "" : ": " + t.warnings.front()),
-             fmt::format("Run `{} -c \"import torch; torch.cuda.init()\"` to see the error; reinstall with: {}",
-                         python_command(c.inv), replace_step(c)));
+  return one(t.warnings.empty()
+                 ? trf("PyTorch {} reports torch.cuda.is_available() == False.", t.version)
+                 : trf("PyTorch {} reports torch.cuda.is_available() == False: {}.", t.version, t.warnings.front()),
+             trf("Run `{} -c \"import torch; torch.cuda.init()\"` to see the error; reinstall with: {}",
+                 python_command(c.inv), replace_step(c)));
 }
 
 }  // namespace gpuscout::diagnose::checks

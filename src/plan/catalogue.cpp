@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/i18n.hpp"
 #include "core/data_files.hpp"
 #include "core/text.hpp"
 #include "plan/hf_config.hpp"
@@ -99,7 +100,7 @@ Result<std::vector<CatalogueEntry>> load_catalogue() {
                                        "extra", "params", "source", "date"};
   required.insert(required.end(), kConfigColumns.begin(), kConfigColumns.end());
   if (auto ok = table->require_columns(required); !ok) return std::unexpected(ok.error());
-  if (table->rows().empty()) return fail(fmt::format("{}: the table has a header line but no rows", table->source()));
+  if (table->rows().empty()) return fail(trf("{}: the table has a header line but no rows", table->source()));
   std::vector<CatalogueEntry> entries;
   for (const auto& row : table->rows()) {
     auto entry = read_entry(*table, row);
@@ -123,9 +124,9 @@ Result<CatalogueEntry> find_model(std::string_view name) {
   std::sort(near.begin(), near.end());
   std::vector<std::string> names;
   for (size_t i = 0; i < near.size() && i < 4; ++i) names.push_back(near[i].second);
-  return fail(fmt::format("unknown model '{}'; closest in the catalogue: {} (`gpuscout fit --list-models` shows all; "
-                          "--config PATH reads a Hugging Face config.json, --params 7B a generic shape)",
-                          name, text::join(names, ", ")));
+  return fail(trf("unknown model '{}'; closest in the catalogue: {} (`gpuscout fit --list-models` shows all; "
+                  "--config PATH reads a Hugging Face config.json, --params 7B a generic shape)",
+                  name, text::join(names, ", ")));
 }
 
 }  // namespace gpuscout::plan

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"
 
@@ -44,19 +45,21 @@ struct States {
 States training_states(const WeightFormat& f, Convention c, Optimizer o, uint64_t hidden) {
   const std::string opt = std::string(name(o));
   if (f.name == "fp32")
-    return {4, 4, optimizer_state_bytes(o, true, hidden), "fp32 weights and gradients, fp32 " + opt + " states"};
+    return {4, 4, optimizer_state_bytes(o, true, hidden), trf("fp32 weights and gradients, fp32 {} states", opt)};
   switch (c) {
     case Convention::zero:
       return {2, 2, 4 + optimizer_state_bytes(o, true, hidden),
-              "ZeRO paper's mixed precision: 16-bit weights and gradients; fp32 master weights and " + opt +
-                  " states in the optimizer"};
+              trf("ZeRO paper's mixed precision: 16-bit weights and gradients; fp32 master weights and {} states in "
+                  "the optimizer",
+                  opt)};
     case Convention::hf:
       return {6, 4, optimizer_state_bytes(o, true, hidden),
-              "Hugging Face Trainer's AMP accounting: fp32 weights + a 16-bit copy, fp32 gradients, fp32 " + opt +
-                  " states"};
+              trf("Hugging Face Trainer's AMP accounting: fp32 weights + a 16-bit copy, fp32 gradients, fp32 {} "
+                  "states",
+                  opt)};
     case Convention::pure:
       return {2, 2, optimizer_state_bytes(o, false, hidden),
-              "pure 16-bit: weights, gradients and " + opt + " states all 16-bit, no master copy"};
+              trf("pure 16-bit: weights, gradients and {} states all 16-bit, no master copy", opt)};
   }
   return {};
 }
@@ -76,10 +79,10 @@ Result<uint64_t> lora_params(const ModelShape& s, uint64_t rank, const std::vect
       continue;
     }
     if (k != "q" && k != "k" && k != "v" && k != "o" && k != "gate" && k != "up" && k != "down")
-      return fail(fmt::format("'{}' is not a LoRA target: use q, k, v, o, gate, up, down or all", t));
+      return fail(trf("'{}' is not a LoRA target: use q, k, v, o, gate, up, down or all", t));
     want.insert(k);
   }
-  if (want.empty()) return fail("--lora-targets names no module");
+  if (want.empty()) return fail(tr("--lora-targets names no module"));
   uint64_t per_layer = 0;
   if (want.count("q")) per_layer += h + hq;
   if (want.count("k")) per_layer += h + hkv;
@@ -132,23 +135,25 @@ void default_format(const ModelShape& shape, Workload& w, Estimate& e) {
   if (w.mode == Mode::qlora) {
     w.dtype = "nf4";
     e.dtype_chosen_by = "qlora";
-    e.dtype_reason = fmt::format("QLoRA: nf4 base weights, computed in {}{}", half, why.empty() ? "" : "; " + why);
+    e.dtype_reason = why.empty() ? trf("QLoRA: nf4 base weights, computed in {}", half)
+                                 : trf("QLoRA: nf4 base weights, computed in {}; {}", half, why);
   } else if (shape.quantization && w.mode == Mode::infer) {
     w.dtype = shape.quantization->format;
     e.dtype_chosen_by = "checkpoint";
-    e.dtype_reason = fmt::format("weights as the checkpoint declares: {} ({})", w.dtype, shape.quantization->method);
+    e.dtype_reason = trf("weights as the checkpoint declares: {} ({})", w.dtype, shape.quantization->method);
   } else if (shape.quantization) {
     w.dtype = w.mode == Mode::lora ? "nf4" : shape.quantization->format;
     e.dtype_chosen_by = "checkpoint";
-    e.dtype_reason = fmt::format("base weights as the checkpoint declares: {}", w.dtype);
+    e.dtype_reason = trf("base weights as the checkpoint declares: {}", w.dtype);
   } else {
     w.dtype = half;
     e.dtype_chosen_by = w.sixteen_bit.from_card ? "gpu" : "default";
-    e.dtype_reason = why.empty() ? "bf16 by default (no card was named)" : why;
+    e.dtype_reason = why.empty() ? tr("bf16 by default (no card was named)") : why;
     if (half == "fp16" && training)
-      e.dtype_reason += "; fp16 training is mixed precision with loss scaling (torch.amp.GradScaler)";
+      e.dtype_reason = trf("{}; fp16 training is mixed precision with loss scaling (torch.amp.GradScaler)",
+                           e.dtype_reason);
   }
-  e.notes.push_back("precision: " + e.dtype_reason);
+  e.notes.push_back(trf("precision: {}", e.dtype_reason));
 }
 
 Result<WeightFormat> resolve_format(const ModelShape& shape, Workload& w, Estimate& e) {
@@ -158,14 +163,18 @@ Result<WeightFormat> resolve_format(const ModelShape& shape, Workload& w, Estima
   if (!f) return f;
   w.dtype = f->name;
   if ((w.mode == Mode::train || w.mode == Mode::lora) && f->quantised)
-    return fail(fmt::format("{} needs fp32, fp16 or bf16 weights, not {}: to fine-tune on quantised weights use "
-                            "--mode qlora",
-                            w.mode == Mode::train ? "full training" : "LoRA", f->name));
+    return fail(w.mode == Mode::train
+                    ? trf("full training needs fp32, fp16 or bf16 weights, not {}: to fine-tune on quantised weights "
+                          "use --mode qlora",
+                          f->name)
+                    : trf("LoRA needs fp32, fp16 or bf16 weights, not {}: to fine-tune on quantised weights use "
+                          "--mode qlora",
+                          f->name));
   if (w.mode == Mode::qlora && (!f->quantised || f->gguf))
-    return fail(fmt::format("QLoRA trains adapters on a quantised base (nf4, int4, int8, fp8), not {}: for a 16-bit "
-                            "base use --mode lora",
-                            f->name));
-  if (f->gguf && w.mode != Mode::infer) return fail(fmt::format("GGUF format {} is for inference only", f->name));
+    return fail(trf("QLoRA trains adapters on a quantised base (nf4, int4, int8, fp8), not {}: for a 16-bit "
+                    "base use --mode lora",
+                    f->name));
+  if (f->gguf && w.mode != Mode::infer) return fail(trf("GGUF format {} is for inference only", f->name));
   return f;
 }
 
@@ -175,19 +184,19 @@ Result<Workload> checked_workload(const ModelShape& shape, const Workload& input
   if (w.batch == 0) {
     w.batch = shape.default_batch > 0 ? shape.default_batch : 1;
     if (shape.default_batch > 0)
-      notes.push_back(fmt::format("batch {}: what a course trains {} with (--batch to change)", w.batch, shape.name));
+      notes.push_back(trf("batch {}: what a course trains {} with (--batch to change)", w.batch, shape.name));
   }
-  if (w.num_gpus == 0 || w.num_gpus > 4096) return fail(fmt::format("{} GPUs: use 1 to 4096", w.num_gpus));
+  if (w.num_gpus == 0 || w.num_gpus > 4096) return fail(trf("{} GPUs: use 1 to 4096", w.num_gpus));
   if (w.mode == Mode::lora || w.mode == Mode::qlora) {
-    if (w.lora_rank == 0 || w.lora_rank > 65536) return fail("the LoRA rank must be between 1 and 65536");
+    if (w.lora_rank == 0 || w.lora_rank > 65536) return fail(tr("the LoRA rank must be between 1 and 65536"));
   }
   if (w.num_gpus > 1 && w.strategy == Strategy::single) {
     w.strategy = w.mode == Mode::infer ? Strategy::pp : Strategy::ddp;
     notes.push_back(w.mode == Mode::infer
-                        ? "several GPUs: layers split evenly across them (--strategy pp); --strategy tp splits each "
-                          "layer, ddp runs a full copy on each"
-                        : "several GPUs: assuming DDP, a full copy of the model and its states on each GPU; "
-                          "--strategy zero1|zero2|zero3|fsdp shard them");
+                        ? tr("several GPUs: layers split evenly across them (--strategy pp); --strategy tp splits "
+                             "each layer, ddp runs a full copy on each")
+                        : tr("several GPUs: assuming DDP, a full copy of the model and its states on each GPU; "
+                             "--strategy zero1|zero2|zero3|fsdp shard them"));
   }
   return w;
 }
@@ -196,12 +205,12 @@ Result<Workload> checked_workload(const ModelShape& shape, const Workload& input
 Result<void> resolve_tokens(const ModelShape& shape, Workload& w, Estimate& e) {
   const uint64_t model_max = shape.max_position_embeddings.value_or(0);
   w.context_tokens = effective_context(w, shape.arch == Arch::decoder ? model_max : 0);
-  if (w.context_tokens > (1ULL << 24)) return fail(fmt::format("a context of {} tokens is beyond any model", w.context_tokens));
-  if (w.batch > (1ULL << 20)) return fail(fmt::format("a batch of {} is beyond reason", w.batch));
+  if (w.context_tokens > (1ULL << 24)) return fail(trf("a context of {} tokens is beyond any model", w.context_tokens));
+  if (w.batch > (1ULL << 20)) return fail(trf("a batch of {} is beyond reason", w.batch));
   if (model_max > 0 && w.context_tokens > model_max && shape.arch != Arch::vit && shape.arch != Arch::fixed)
-    e.warnings.push_back(fmt::format("context {} is longer than the {} tokens {} supports (max_position_embeddings); "
-                                     "the estimate assumes it runs anyway (RoPE scaling)",
-                                     w.context_tokens, model_max, shape.name));
+    e.warnings.push_back(trf("context {} is longer than the {} tokens {} supports (max_position_embeddings); "
+                             "the estimate assumes it runs anyway (RoPE scaling)",
+                             w.context_tokens, model_max, shape.name));
   e.tokens = tokens_per_sample(shape, w.context_tokens) * w.batch;
   return {};
 }
@@ -218,7 +227,7 @@ double base_weight_bytes(const ModelShape& shape, Estimate& e) {
   if (shape.checkpoint_bytes && ((shape.checkpoint_dtype && *shape.checkpoint_dtype == e.format.name) ||
                                  (shape.quantization && shape.quantization->format == e.format.name))) {
     e.weights_exact = true;
-    e.notes.push_back("weights: exact bytes from the checkpoint's safetensors headers");
+    e.notes.push_back(tr("weights: exact bytes from the checkpoint's safetensors headers"));
     return double(*shape.checkpoint_bytes);
   }
   const ParamCounts& p = e.params;
@@ -235,10 +244,10 @@ Result<void> add_state_terms(const ModelShape& shape, const Workload& w, Estimat
     t.grads = st.grads * double(p.total);
     t.optimizer = st.optimizer * double(p.total);
     e.state_bytes_per_param = st.weights + st.grads + st.optimizer;
-    e.convention_text = fmt::format("{:g} bytes/param = {:g} weights + {:g} gradients + {:.3g} optimizer ({})",
-                                    e.state_bytes_per_param, st.weights, st.grads, st.optimizer, st.origin);
+    e.convention_text = trf("{:g} bytes/param = {:g} weights + {:g} gradients + {:.3g} optimizer ({})",
+                            e.state_bytes_per_param, st.weights, st.grads, st.optimizer, st.origin);
   } else if (w.mode == Mode::lora || w.mode == Mode::qlora) {
-    if (shape.arch == Arch::fixed) return fail("LoRA needs a transformer shape (use --mode train for " + shape.name + ")");
+    if (shape.arch == Arch::fixed) return fail(trf("LoRA needs a transformer shape (use --mode train for {})", shape.name));
     auto lp = lora_params(shape, w.lora_rank, w.lora_targets);
     if (!lp) return std::unexpected(lp.error());
     e.trainable_params = *lp;
@@ -248,16 +257,16 @@ Result<void> add_state_terms(const ModelShape& shape, const Workload& w, Estimat
     t.grads = 4.0 * double(*lp);
     t.optimizer = opt * double(*lp);
     e.state_bytes_per_param = 8 + opt;
-    e.convention_text = fmt::format("adapters: {:g} bytes/param = 4 fp32 weights + 4 gradients + {:g} {} states "
-                                    "(PEFT keeps adapters in fp32); base weights frozen in {}",
-                                    e.state_bytes_per_param, opt, name(w.optimizer), e.format.name);
+    e.convention_text = trf("adapters: {:g} bytes/param = 4 fp32 weights + 4 gradients + {:g} {} states "
+                            "(PEFT keeps adapters in fp32); base weights frozen in {}",
+                            e.state_bytes_per_param, opt, name(w.optimizer), e.format.name);
   } else {
     t.weights = base_weight_bytes(shape, e);
-    e.convention_text = fmt::format("inference: weights only, {} ({:g} bits per linear weight)", e.format.name,
-                                    e.format.linear_bits);
+    e.convention_text = trf("inference: weights only, {} ({:g} bits per linear weight)", e.format.name,
+                            e.format.linear_bits);
   }
   if (e.format.quantised && !e.format.gguf)
-    e.notes.push_back("quantisation shrinks only the blocks' linear layers; embeddings, LM head and norms stay 16-bit");
+    e.notes.push_back(tr("quantisation shrinks only the blocks' linear layers; embeddings, LM head and norms stay 16-bit"));
   return {};
 }
 
@@ -269,7 +278,7 @@ Result<double> kv_element_bytes(const Workload& w, bool fp32) {
   if (k == "fp16" || k == "bf16") return 2.0;
   if (k == "fp32") return 4.0;
   if (k == "int4" || k == "q4_0") return 0.5625;
-  return fail(fmt::format("'{}' is not a KV cache type: use fp32, fp16, bf16, fp8, int8 or q4_0", w.kv_dtype));
+  return fail(trf("'{}' is not a KV cache type: use fp32, fp16, bf16, fp8, int8 or q4_0", w.kv_dtype));
 }
 
 /// The KV cache of decoder inference.
@@ -280,8 +289,8 @@ Result<void> add_kv_cache(const ModelShape& shape, const Workload& w, Estimate& 
   t.kv = 2.0 * double(shape.num_layers) * double(shape.num_kv_heads) * double(shape.head_dim) * double(e.tokens) *
          *kv_bytes;
   if (shape.num_kv_heads < shape.num_heads)
-    e.notes.push_back(fmt::format("KV cache counts {} key/value heads (grouped-query attention), not {} query heads",
-                                  shape.num_kv_heads, shape.num_heads));
+    e.notes.push_back(trf("KV cache counts {} key/value heads (grouped-query attention), not {} query heads",
+                          shape.num_kv_heads, shape.num_heads));
   return {};
 }
 
@@ -294,14 +303,14 @@ void add_activations(const ModelShape& shape, const Workload& w, Estimate& e, Te
     t.act_layers = double(shape.activation_bytes_per_sample) * double(w.batch) * (fp32 ? 2.0 : 1.0);
     if (!training) t.act_layers /= 8;  // no backward: only a few feature maps live at once
     if (shape.image_size > 0)
-      e.notes.push_back(fmt::format("activations of {} images of {}x{} pixels", w.batch, shape.image_size,
-                                    shape.image_size));
+      e.notes.push_back(trf("activations of {} images of {}x{} pixels", w.batch, shape.image_size,
+                            shape.image_size));
   } else if (training) {
     const double per_layer = train_activation_per_token_layer(shape, a) * tokens;
     const double layers = double(shape.num_layers);
     if (w.grad_checkpointing) {
       t.act_layers = layers * a * double(shape.hidden_size) * tokens + per_layer;  // layer inputs + one recomputed
-      e.notes.push_back("gradient checkpointing: each layer's input kept, one layer recomputed at a time");
+      e.notes.push_back(tr("gradient checkpointing: each layer's input kept, one layer recomputed at a time"));
     } else {
       t.act_layers = layers * per_layer;
     }
@@ -309,8 +318,8 @@ void add_activations(const ModelShape& shape, const Workload& w, Estimate& e, Te
     if (shape.arch == Arch::decoder && shape.lm_head) {
       t.act_rest += 4.0 * tokens * double(shape.vocab_size);  // fp32 logits for the loss
     }
-    e.notes.push_back("activations: Korthikanti et al. 2022 with FlashAttention (no s^2 term), plus fp32 logits "
-                      "4 x tokens x vocab");
+    e.notes.push_back(tr("activations: Korthikanti et al. 2022 with FlashAttention (no s^2 term), plus fp32 logits "
+                         "4 x tokens x vocab"));
   } else {
     t.act_layers = infer_activation_per_token(shape, a) * tokens;
     if (shape.arch == Arch::decoder && shape.lm_head) t.act_rest = 4.0 * double(w.batch) * double(shape.vocab_size);
@@ -354,9 +363,9 @@ void apply_strategy(const ModelShape& shape, const Workload& w, Estimate& e, Ter
       const uint64_t kv_split = std::min<uint64_t>(n, std::max<uint64_t>(shape.num_kv_heads, 1));
       t.kv /= double(kv_split);
       if (kv_split < n && !training && shape.arch == Arch::decoder)
-        e.notes.push_back(fmt::format("tensor parallelism over {} GPUs: only {} key/value heads, so the KV cache is "
-                                      "replicated, not divided, beyond {} ways",
-                                      n, shape.num_kv_heads, kv_split));
+        e.notes.push_back(trf("tensor parallelism over {} GPUs: only {} key/value heads, so the KV cache is "
+                              "replicated, not divided, beyond {} ways",
+                              n, shape.num_kv_heads, kv_split));
       t.act_layers /= shards;  // with sequence parallelism (Korthikanti et al. Sec. 4.2.2)
       t.act_rest /= shards;    // vocabulary-parallel logits
       break;
@@ -369,7 +378,7 @@ void apply_strategy(const ModelShape& shape, const Workload& w, Estimate& e, Ter
       break;
   }
   if (n > 1 && !training && (w.strategy == Strategy::zero1 || w.strategy == Strategy::zero2))
-    e.notes.push_back("ZeRO stages 1 and 2 shard training states only: for inference each GPU holds the whole model");
+    e.notes.push_back(tr("ZeRO stages 1 and 2 shard training states only: for inference each GPU holds the whole model"));
 }
 
 Breakdown per_gpu_breakdown(const Terms& t, const Workload& w) {
@@ -388,12 +397,12 @@ Breakdown per_gpu_breakdown(const Terms& t, const Workload& w) {
 
 void add_model_notes(const ModelShape& shape, const Workload& w, Estimate& e) {
   if (shape.num_experts > 0)
-    e.notes.push_back(fmt::format("mixture of experts: all {} experts' weights are held; activations follow the {} "
-                                  "routed per token ({} of {} parameters active)",
-                                  shape.num_experts, shape.experts_per_token, units::format_count(e.params.active),
-                                  units::format_count(e.params.total)));
+    e.notes.push_back(trf("mixture of experts: all {} experts' weights are held; activations follow the {} "
+                          "routed per token ({} of {} parameters active)",
+                          shape.num_experts, shape.experts_per_token, units::format_count(e.params.active),
+                          units::format_count(e.params.total)));
   if (shape.model_type == "gemma2" && w.mode == Mode::infer)
-    e.notes.push_back("Gemma 2 alternates sliding-window layers; engines that exploit it need less KV cache");
+    e.notes.push_back(tr("Gemma 2 alternates sliding-window layers; engines that exploit it need less KV cache"));
 }
 
 }  // namespace
@@ -451,8 +460,8 @@ void check_each_gpu(const std::vector<GpuCapacity>& gpus, FitPlan& plan) {
 
 /// Unequal cards: equal shares are limited by the smallest; inference engines can split by layers instead.
 void consider_mixed_cards(const std::vector<GpuCapacity>& gpus, uint64_t smallest, FitPlan& plan) {
-  plan.notes.push_back(fmt::format("mixed cards: every GPU holds an equal share, so the smallest ({}) limits the job",
-                                   units::format_bytes(smallest)));
+  plan.notes.push_back(trf("mixed cards: every GPU holds an equal share, so the smallest ({}) limits the job",
+                           units::format_bytes(smallest)));
   if (plan.estimate.workload.mode != Mode::infer) return;
   // Split by layers in proportion to memory: weights and KV cache follow the layers.
   uint64_t sum = 0;
@@ -468,10 +477,12 @@ void consider_mixed_cards(const std::vector<GpuCapacity>& gpus, uint64_t smalles
     split.fits = split.fits && bytes <= g.capacity_bytes;
   }
   plan.layer_split = split;
-  plan.notes.push_back(fmt::format(
-      "layer-splitting inference engines (llama.cpp --tensor-split, accelerate device_map=\"auto\") can give the "
-      "bigger cards more layers: split in proportion to memory it {}",
-      split.fits ? "fits" : "still does not fit"));
+  plan.notes.push_back(split.fits ? tr("layer-splitting inference engines (llama.cpp --tensor-split, accelerate "
+                                       "device_map=\"auto\") can give the bigger cards more layers: split in "
+                                       "proportion to memory it fits")
+                                  : tr("layer-splitting inference engines (llama.cpp --tensor-split, accelerate "
+                                       "device_map=\"auto\") can give the bigger cards more layers: split in "
+                                       "proportion to memory it still does not fit"));
 }
 
 /// The fewest GPUs like the smallest one (a power of two above the current count, up to `most`) on which
@@ -485,8 +496,8 @@ void add_more_gpus_option(const ModelShape& shape, const Workload& used, Strateg
     auto alt = estimate(shape, x);
     if (alt && alt->per_gpu.total_bytes() <= smallest) {
       const bool tp = strategy == Strategy::tp;
-      options.push_back({tp ? fmt::format("{} GPUs like the smallest one, tensor parallel", k)
-                            : fmt::format("{} GPUs like the smallest one with ZeRO-3", k),
+      options.push_back({tp ? trf("{} GPUs like the smallest one, tensor parallel", k)
+                            : trf("{} GPUs like the smallest one with ZeRO-3", k),
                          fmt::format("--gpus {} --strategy {}", k, tp ? "tp" : "zero3"), x});
       return;
     }
@@ -501,22 +512,22 @@ std::vector<Option> training_options(const ModelShape& shape, const Workload& us
     options.push_back({std::move(change), std::move(flags), x});
   };
   if (!used.grad_checkpointing)
-    with("turn on gradient checkpointing", "--grad-checkpointing", [](Workload& x) { x.grad_checkpointing = true; });
+    with(tr("turn on gradient checkpointing"), "--grad-checkpointing", [](Workload& x) { x.grad_checkpointing = true; });
   if (used.batch > 1)
-    with("micro-batch 1 (accumulate gradients for the same effective batch)", "--batch 1",
+    with(tr("micro-batch 1 (accumulate gradients for the same effective batch)"), "--batch 1",
          [](Workload& x) { x.batch = 1; });
   if (used.mode == Mode::train && used.optimizer == Optimizer::adamw)
-    with("8-bit AdamW states (bitsandbytes)", "--optimizer adamw8bit",
+    with(tr("8-bit AdamW states (bitsandbytes)"), "--optimizer adamw8bit",
          [](Workload& x) { x.optimizer = Optimizer::adamw8bit; });
   if (used.mode == Mode::train)
-    with(fmt::format("LoRA on a frozen {} base, with checkpointing", used.sixteen_bit.dtype),
+    with(trf("LoRA on a frozen {} base, with checkpointing", used.sixteen_bit.dtype),
          "--mode lora --grad-checkpointing", [](Workload& x) {
            x.mode = Mode::lora;
            x.dtype = x.sixteen_bit.dtype;
            x.grad_checkpointing = true;
          });
   if (used.mode != Mode::qlora) {
-    with("QLoRA: adapters on a 4-bit NF4 base, with checkpointing", "--mode qlora --grad-checkpointing",
+    with(tr("QLoRA: adapters on a 4-bit NF4 base, with checkpointing"), "--mode qlora --grad-checkpointing",
          [](Workload& x) {
            x.mode = Mode::qlora;
            x.dtype = "nf4";
@@ -524,12 +535,12 @@ std::vector<Option> training_options(const ModelShape& shape, const Workload& us
          });
   } else if (used.context_tokens > 512) {
     const uint64_t half = used.context_tokens / 2;
-    with(fmt::format("shorter sequences ({} tokens)", half), fmt::format("--context {}", half),
+    with(trf("shorter sequences ({} tokens)", half), fmt::format("--context {}", half),
          [half](Workload& x) { x.context_tokens = half; });
   }
   const uint64_t n = used.num_gpus;
   if (n > 1 && !is_sharded_zero3(used.strategy))
-    with(fmt::format("shard weights, gradients and optimizer states over the {} GPUs (ZeRO-3/FSDP)", n),
+    with(trf("shard weights, gradients and optimizer states over the {} GPUs (ZeRO-3/FSDP)", n),
          "--strategy zero3", [](Workload& x) { x.strategy = Strategy::zero3; });
   add_more_gpus_option(shape, used, Strategy::zero3, 512, smallest, options);
   return options;
@@ -544,19 +555,19 @@ std::vector<Option> inference_options(const ModelShape& shape, const Workload& u
     options.push_back({std::move(change), std::move(flags), x});
   };
   if (format.linear_bits > 8.5)
-    with("8-bit weights (bitsandbytes LLM.int8)", "--dtype int8", [](Workload& x) { x.dtype = "int8"; });
+    with(tr("8-bit weights (bitsandbytes LLM.int8)"), "--dtype int8", [](Workload& x) { x.dtype = "int8"; });
   if (format.linear_bits > 4.9) {
-    with("4-bit weights (GPTQ/AWQ)", "--dtype int4", [](Workload& x) { x.dtype = "int4"; });
-    with("GGUF Q4_K_M in llama.cpp", "--dtype q4_k_m", [](Workload& x) { x.dtype = "q4_k_m"; });
+    with(tr("4-bit weights (GPTQ/AWQ)"), "--dtype int4", [](Workload& x) { x.dtype = "int4"; });
+    with(tr("GGUF Q4_K_M in llama.cpp"), "--dtype q4_k_m", [](Workload& x) { x.dtype = "q4_k_m"; });
   }
   if (used.context_tokens > 1024) {
     const uint64_t half = used.context_tokens / 2;
-    with(fmt::format("shorter context ({} tokens)", half), fmt::format("--context {}", half),
+    with(trf("shorter context ({} tokens)", half), fmt::format("--context {}", half),
          [half](Workload& x) { x.context_tokens = half; });
   }
-  if (used.batch > 1) with("one sequence at a time", "--batch 1", [](Workload& x) { x.batch = 1; });
+  if (used.batch > 1) with(tr("one sequence at a time"), "--batch 1", [](Workload& x) { x.batch = 1; });
   if (shape.arch == Arch::decoder && (used.kv_dtype.empty() || used.kv_dtype == "fp16" || used.kv_dtype == "bf16"))
-    with("FP8 KV cache (vLLM --kv-cache-dtype fp8)", "--kv-dtype fp8", [](Workload& x) { x.kv_dtype = "fp8"; });
+    with(tr("FP8 KV cache (vLLM --kv-cache-dtype fp8)"), "--kv-dtype fp8", [](Workload& x) { x.kv_dtype = "fp8"; });
   add_more_gpus_option(shape, used, Strategy::tp, 64, smallest, options);
   return options;
 }
@@ -636,7 +647,7 @@ MaxParamsTable max_params_table(uint64_t capacity_bytes, const Workload& base) {
   Workload train = table_workload(base, Mode::train, t.kept_free_bytes);
   t.train_context = train.context_tokens;
   const std::string half = t.sixteen_bit;
-  const std::string kept = fmt::format("{} left free", units::format_bytes(t.kept_free_bytes));
+  const std::string kept = trf("{} left free", units::format_bytes(t.kept_free_bytes));
 
   infer.dtype = half;
   t.infer_fp16 = largest_model_that_fits(capacity_bytes, infer);
@@ -644,18 +655,21 @@ MaxParamsTable max_params_table(uint64_t capacity_bytes, const Workload& base) {
   t.infer_int8 = largest_model_that_fits(capacity_bytes, infer);
   infer.dtype = "int4";
   t.infer_int4 = largest_model_that_fits(capacity_bytes, infer);
-  const std::string infer_recipe = fmt::format("{}-token context, batch {}, KV cache 16-bit, {}", t.infer_context,
-                                               t.batch, kept);
-  t.recipes.push_back(fmt::format("{} weights, {}", half, infer_recipe));
-  t.recipes.push_back("LLM.int8 weights (bitsandbytes), " + infer_recipe);
-  t.recipes.push_back("4-bit GPTQ/AWQ weights, group 128, " + infer_recipe);
+  const std::string infer_recipe = trf("{}-token context, batch {}, KV cache 16-bit, {}", t.infer_context,
+                                       t.batch, kept);
+  t.recipes.push_back(trf("{} weights, {}", half, infer_recipe));
+  t.recipes.push_back(trf("LLM.int8 weights (bitsandbytes), {}", infer_recipe));
+  t.recipes.push_back(trf("4-bit GPTQ/AWQ weights, group 128, {}", infer_recipe));
 
   train.dtype = half;
   t.train = largest_model_that_fits(capacity_bytes, train);
-  t.recipes.push_back(fmt::format("{} mixed precision{}, {}, --convention {}, {} tokens, batch {}{}, {}", half,
-                                  half == "fp16" ? " with loss scaling" : "", name(base.optimizer),
-                                  name(base.convention), t.train_context, t.batch,
-                                  base.grad_checkpointing ? ", gradient checkpointing" : "", kept));
+  const std::string precision =
+      half == "fp16" ? trf("{} mixed precision with loss scaling", half) : trf("{} mixed precision", half);
+  t.recipes.push_back(base.grad_checkpointing
+                          ? trf("{}, {}, --convention {}, {} tokens, batch {}, gradient checkpointing, {}", precision,
+                                name(base.optimizer), name(base.convention), t.train_context, t.batch, kept)
+                          : trf("{}, {}, --convention {}, {} tokens, batch {}, {}", precision, name(base.optimizer),
+                                name(base.convention), t.train_context, t.batch, kept));
   // LoRA and QLoRA as the standard recipes run them: PEFT's prepare_model_for_kbit_training turns gradient
   // checkpointing on, and the QLoRA paper's 33B-on-24GB result depends on it.
   Workload lora = table_workload(base, Mode::lora, t.kept_free_bytes);
@@ -663,20 +677,20 @@ MaxParamsTable max_params_table(uint64_t capacity_bytes, const Workload& base) {
   lora.grad_checkpointing = true;
   t.lora = largest_model_that_fits(capacity_bytes, lora);
   const std::string adapters = fmt::format("r={} on {};", lora.lora_rank, text::join(lora.lora_targets, ","));
-  t.recipes.push_back(fmt::format("{} adapters in fp32, frozen {} base, AdamW, gradient checkpointing, {} tokens, "
-                                  "batch {}, {}",
-                                  adapters, half, lora.context_tokens, t.batch, kept));
+  t.recipes.push_back(trf("{} adapters in fp32, frozen {} base, AdamW, gradient checkpointing, {} tokens, "
+                          "batch {}, {}",
+                          adapters, half, lora.context_tokens, t.batch, kept));
   lora.mode = Mode::qlora;
   lora.dtype = "nf4";
   t.qlora = largest_model_that_fits(capacity_bytes, lora);
-  t.recipes.push_back(fmt::format("{} adapters in fp32, frozen nf4 base (double quantisation, {} compute), AdamW, "
-                                  "gradient checkpointing (as PEFT sets it up), {} tokens, batch {}, {}",
-                                  adapters, half, lora.context_tokens, t.batch, kept));
+  t.recipes.push_back(trf("{} adapters in fp32, frozen nf4 base (double quantisation, {} compute), AdamW, "
+                          "gradient checkpointing (as PEFT sets it up), {} tokens, batch {}, {}",
+                          adapters, half, lora.context_tokens, t.batch, kept));
   t.naive_fp16 = capacity_bytes / 2;
-  if (!base.sixteen_bit.reason.empty()) t.notes.push_back("precision: " + base.sixteen_bit.reason);
-  t.notes.push_back(fmt::format("every row leaves {} of the card free ({:.0f}%: the display, the driver's and the "
-                                "allocator's reserve)",
-                                units::format_bytes(t.kept_free_bytes), kKeptFreeShare * 100));
+  if (!base.sixteen_bit.reason.empty()) t.notes.push_back(trf("precision: {}", base.sixteen_bit.reason));
+  t.notes.push_back(trf("every row leaves {} of the card free ({:.0f}%: the display, the driver's and the "
+                        "allocator's reserve)",
+                        units::format_bytes(t.kept_free_bytes), kKeptFreeShare * 100));
   return t;
 }
 

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.hpp"
 #include "core/text.hpp"
 #include "core/user_file.hpp"
 #include "plan/safetensors.hpp"
@@ -39,7 +40,7 @@ class Fields {
         const double v = it->get<double>();
         if (v >= 1 && v < 1e15 && std::floor(v) == v) return static_cast<uint64_t>(v);
       }
-      bad_.push_back(fmt::format("{} must be a positive whole number (got {})", name, shown(*it)));
+      bad_.push_back(trf("{} must be a positive whole number (got {})", name, shown(*it)));
       return std::nullopt;
     }
     if (required) missing_.emplace_back(*names.begin());
@@ -49,7 +50,7 @@ class Fields {
     const auto it = config_.find(name);
     if (it == config_.end() || it->is_null()) return std::nullopt;
     if (it->is_boolean()) return it->get<bool>();
-    bad_.push_back(fmt::format("{} must be true or false (got {})", name, shown(*it)));
+    bad_.push_back(trf("{} must be true or false (got {})", name, shown(*it)));
     return std::nullopt;
   }
   std::optional<double> number(const char* name) {
@@ -112,8 +113,8 @@ std::optional<Quantization> read_quantization(const json& config, std::vector<st
     out.format = "fp8";
   }
   if (out.format.empty()) {
-    warnings.push_back(fmt::format("{}: quantization_config method '{}' is not one we size; give --dtype", source,
-                                   method.empty() ? "(none)" : method));
+    warnings.push_back(trf("{}: quantization_config method '{}' is not one we size; give --dtype", source,
+                           method.empty() ? tr("(none)") : method));
     return std::nullopt;
   }
   return out;
@@ -207,7 +208,7 @@ Result<ConfigRead> shape_from_config(const json& config, std::string_view source
   try {
     return read_config(config, source);
   } catch (const json::exception& e) {
-    return fail(fmt::format("{}: unexpected value in the config: {}", source, e.what()));
+    return fail(trf("{}: unexpected value in the config: {}", source, e.what()));
   }
 }
 
@@ -221,9 +222,9 @@ Result<ConfigRead> read_fixed_shape(Fields& f, ConfigRead out, std::string_view 
   const auto act = f.positive({"gpuscout_activation_bytes_per_sample"}, true);
   const auto image = f.positive({"gpuscout_image_size"}, false);
   if (!f.bad().empty() || !f.missing().empty())
-    return fail(fmt::format("{}: model_type '{}' is sized only from the built-in catalogue (use --model "
-                            "resnet-50, --model unet, or --params)",
-                            source, s.model_type));
+    return fail(trf("{}: model_type '{}' is sized only from the built-in catalogue (use --model "
+                    "resnet-50, --model unet, or --params)",
+                    source, s.model_type));
   s.fixed_params = *params;
   s.activation_bytes_per_sample = *act;
   s.image_size = image.value_or(0);
@@ -263,19 +264,19 @@ RawSizes read_sizes(Fields& f, const ModelShape& s) {
 Result<void> check_fields(const Fields& f, bool known, const ModelShape& s, std::string_view source,
                           std::vector<std::string>& warnings) {
   if (!f.bad().empty()) return fail(fmt::format("{}: {}", source, text::join(f.bad(), "; ")));
-  const std::string type = s.model_type.empty() ? "(none)" : s.model_type;
+  const std::string type = s.model_type.empty() ? tr("(none)") : s.model_type;
   if (!f.missing().empty()) {
     if (!known)
-      return fail(fmt::format("{}: model_type '{}' is not one gpuscout knows, and the config lacks {} to read it as "
-                              "a Llama-style decoder; give the size instead with --params (e.g. --params 7B)",
-                              source, type, text::join(f.missing(), ", ")));
-    return fail(fmt::format("{}: {} config lacks {}; give the size instead with --params (e.g. --params 7B)", source,
-                            s.model_type, text::join(f.missing(), ", ")));
+      return fail(trf("{}: model_type '{}' is not one gpuscout knows, and the config lacks {} to read it as "
+                      "a Llama-style decoder; give the size instead with --params (e.g. --params 7B)",
+                      source, type, text::join(f.missing(), ", ")));
+    return fail(trf("{}: {} config lacks {}; give the size instead with --params (e.g. --params 7B)", source,
+                    s.model_type, text::join(f.missing(), ", ")));
   }
   if (!known)
-    warnings.push_back(fmt::format("{}: model_type '{}' is not one gpuscout knows; read as a Llama-style decoder "
-                                   "(RMSNorm, gated MLP, no biases): counts may be off by a few percent",
-                                   source, type));
+    warnings.push_back(trf("{}: model_type '{}' is not one gpuscout knows; read as a Llama-style decoder "
+                           "(RMSNorm, gated MLP, no biases): counts may be off by a few percent",
+                           source, type));
   return {};
 }
 
@@ -289,10 +290,10 @@ Result<void> apply_sizes(const RawSizes& r, ModelShape& s, std::string_view sour
   s.intermediate_size = r.inter ? *r.inter : 4 * s.hidden_size;  // gpt2: n_inner null means 4 x n_embd
   s.num_kv_heads = r.kv ? *r.kv : s.num_heads;
   s.head_dim = r.head_dim ? *r.head_dim : s.hidden_size / s.num_heads;
-  if (s.head_dim == 0) return fail(fmt::format("{}: hidden size {} is smaller than the {} heads", source, s.hidden_size, s.num_heads));
+  if (s.head_dim == 0) return fail(trf("{}: hidden size {} is smaller than the {} heads", source, s.hidden_size, s.num_heads));
   if (s.num_kv_heads > s.num_heads || s.num_heads % s.num_kv_heads != 0)
-    return fail(fmt::format("{}: {} key/value heads do not divide {} attention heads", source, s.num_kv_heads,
-                            s.num_heads));
+    return fail(trf("{}: {} key/value heads do not divide {} attention heads", source, s.num_kv_heads,
+                    s.num_heads));
   s.max_position_embeddings = r.max_pos;
   if (gpt2 || s.arch == Arch::encoder) s.learned_positions = r.max_pos.value_or(gpt2 ? 1024 : 512);
   if (s.arch == Arch::encoder) s.token_types = r.type_vocab.value_or(2);
@@ -300,8 +301,8 @@ Result<void> apply_sizes(const RawSizes& r, ModelShape& s, std::string_view sour
     s.num_experts = *r.experts;
     s.experts_per_token = r.experts_per_tok.value_or(2);
     if (s.experts_per_token > s.num_experts)
-      return fail(fmt::format("{}: num_experts_per_tok {} is more than the {} experts", source, s.experts_per_token,
-                              s.num_experts));
+      return fail(trf("{}: num_experts_per_tok {} is more than the {} experts", source, s.experts_per_token,
+                      s.num_experts));
   }
   return {};
 }
@@ -311,7 +312,7 @@ Result<void> apply_vit_sizes(const RawSizes& r, const json& config, ModelShape& 
   s.patch_size = *r.patch;
   s.num_channels = r.channels.value_or(3);
   if (s.patch_size > s.image_size)
-    return fail(fmt::format("{}: patch_size {} is larger than image_size {}", source, s.patch_size, s.image_size));
+    return fail(trf("{}: patch_size {} is larger than image_size {}", source, s.patch_size, s.image_size));
   uint64_t n = r.labels.value_or(0);
   if (n == 0) {
     const auto it = config.find("id2label");
@@ -329,7 +330,7 @@ bool sizes_in_range(const ModelShape& s) {
 }
 
 Result<ConfigRead> read_config(const json& config, std::string_view source) {
-  if (!config.is_object()) return fail(fmt::format("{}: a config.json must be a JSON object", source));
+  if (!config.is_object()) return fail(trf("{}: a config.json must be a JSON object", source));
   ConfigRead out;
   ModelShape& s = out.shape;
   Fields f(config, source);
@@ -338,7 +339,7 @@ Result<ConfigRead> read_config(const json& config, std::string_view source) {
   s.name = f.string("_name_or_path").value_or("");
   // The batch a course trains this model with (catalogue rows of vision models); --batch overrides it.
   const auto default_batch = f.positive({"gpuscout_default_batch"}, false);
-  if (default_batch && *default_batch > 4096) return fail(fmt::format("{}: gpuscout_default_batch is too large", source));
+  if (default_batch && *default_batch > 4096) return fail(trf("{}: gpuscout_default_batch is too large", source));
   s.default_batch = default_batch.value_or(0);
   if (s.model_type == "resnet" || s.model_type == "unet") return read_fixed_shape(f, std::move(out), source);
 
@@ -354,7 +355,7 @@ Result<ConfigRead> read_config(const json& config, std::string_view source) {
   if (s.arch == Arch::vit) {
     if (auto vit = apply_vit_sizes(raw, config, s, source); !vit) return std::unexpected(vit.error());
   }
-  if (!sizes_in_range(s)) return fail(fmt::format("{}: sizes out of range for a real model", source));
+  if (!sizes_in_range(s)) return fail(trf("{}: sizes out of range for a real model", source));
 
   s.quantization = read_quantization(config, out.warnings, source);
   if (auto d = f.string("torch_dtype"); d) s.torch_dtype = normalise_dtype(*d);
@@ -373,12 +374,12 @@ Result<ConfigRead> parse_hf_config(std::string_view text, std::string_view sourc
     std::string reason = e.what();
     if (const auto colon = reason.find(": ", reason.find("parse error")); colon != std::string::npos)
       reason = reason.substr(colon + 2);
-    return fail(fmt::format("{}:{}:{}: not valid JSON: {}", source, at.line, at.column, reason));
+    return fail(trf("{}:{}:{}: not valid JSON: {}", source, at.line, at.column, reason));
   } catch (const json::exception& e) {
     // Numbers out of range ("1e605") are reported without a position.
     std::string reason = e.what();
     if (const auto bracket = reason.find("] "); bracket != std::string::npos) reason = reason.substr(bracket + 2);
-    return fail(fmt::format("{}: not valid JSON: {}", source, reason));
+    return fail(trf("{}: not valid JSON: {}", source, reason));
   }
   return shape_from_config(config, source);
 }
@@ -394,13 +395,13 @@ Result<std::vector<std::string>> list_shards(const std::string& folder) {
   fs::directory_iterator it(folder, ec);
   for (const fs::directory_iterator end; !ec && it != end; it.increment(ec))
     if (it->path().extension() == ".safetensors") shards.push_back(it->path().string());
-  if (ec) return fail(fmt::format("{}: cannot list the folder: {}", folder, ec.message()));
+  if (ec) return fail(trf("{}: cannot list the folder: {}", folder, ec.message()));
   std::sort(shards.begin(), shards.end());
   for (const auto& shard : shards) {
     const auto status = fs::status(shard, ec);  // follows links: a Hugging Face snapshot links to its blobs
-    if (ec) return fail(fmt::format("{}: cannot be read: {}", shard, ec.message()));
+    if (ec) return fail(trf("{}: cannot be read: {}", shard, ec.message()));
     if (!fs::is_regular_file(status))
-      return fail(fmt::format("{}: not a regular file, so its tensor sizes cannot be read", shard));
+      return fail(trf("{}: not a regular file, so its tensor sizes cannot be read", shard));
   }
   return shards;
 }
@@ -455,8 +456,8 @@ Result<ConfigRead> load_hf_config(const std::string& path) {
   const bool folder = fs::is_directory(path, ec);
   const std::string config_path = folder ? (fs::path(path) / "config.json").string() : path;
   if (!fs::exists(fs::symlink_status(config_path, ec)))
-    return fail(folder ? fmt::format("{}: the folder has no config.json", path)
-                       : fmt::format("{}: no such file", path));
+    return fail(folder ? trf("{}: the folder has no config.json", path)
+                       : trf("{}: no such file", path));
   auto text = core::read_user_file(config_path, 16ULL << 20);
   if (!text) return std::unexpected(text.error());
   auto read = parse_hf_config(*text, config_path);

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "core/i18n.hpp"
+
 namespace gpuscout::plan {
 namespace {
 
@@ -125,8 +127,8 @@ ModelShape generic_shape(uint64_t params) {
     }
   }
   s.params_override = params;
-  s.name = fmt::format("generic {:.3g}B", double(params) / 1e9);
-  s.source = "generic Llama-style shape (docs/fit.md)";
+  s.name = trf("generic {:.3g}B", double(params) / 1e9);
+  s.source = tr("generic Llama-style shape (docs/fit.md)");
   return s;
 }
 

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.hpp"
+
 namespace gpuscout::plan {
 
 SixteenBit choose_sixteen_bit(const std::vector<GpuCapacity>& gpus) {
@@ -17,19 +19,23 @@ SixteenBit choose_sixteen_bit(const std::vector<GpuCapacity>& gpus) {
   }
   if (without_bf16) {
     const auto& p = *without_bf16->precision;
-    std::string reason = fmt::format("fp16, because {} ({}) has no bf16", without_bf16->name, p.basis);
-    if (p.fp16 == catalog::Support::slow)
-      reason += "; fp16 arithmetic is slow on this card, so 16-bit saves memory but not time";
+    const std::string reason =
+        p.fp16 == catalog::Support::slow
+            ? trf("fp16, because {} ({}) has no bf16; fp16 arithmetic is slow on this card, so 16-bit saves memory "
+                  "but not time",
+                  without_bf16->name, p.basis)
+            : trf("fp16, because {} ({}) has no bf16", without_bf16->name, p.basis);
     return {"fp16", reason, true};
   }
   if (known) {
     const bool all = std::ranges::all_of(gpus, [](const GpuCapacity& g) { return g.precision.has_value(); });
-    const std::string name = gpus.size() == 1 || !all ? known->name : "every GPU here";
-    return {"bf16", fmt::format("bf16, which {} runs natively ({})", name, known->precision->basis), true};
+    if (gpus.size() == 1 || !all)
+      return {"bf16", trf("bf16, which {} runs natively ({})", known->name, known->precision->basis), true};
+    return {"bf16", trf("bf16, which every GPU here runs natively ({})", known->precision->basis), true};
   }
   return {"bf16",
-          gpus.empty() ? "" : "bf16 assumed: the card's number formats are not known; cards without bf16 "
-                              "(T4, V100, P100, GTX 10/16, RTX 20) use fp16, which needs the same memory",
+          gpus.empty() ? "" : tr("bf16 assumed: the card's number formats are not known; cards without bf16 "
+                                 "(T4, V100, P100, GTX 10/16, RTX 20) use fp16, which needs the same memory"),
           false};
 }
 

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/i18n.hpp"
 #include "core/user_file.hpp"
 
 namespace gpuscout::plan {
@@ -34,27 +35,27 @@ uint64_t safetensors_dtype_bytes(std::string_view d) {
 Result<TensorTotals> parse_safetensors_header(std::string_view header_json, std::string_view source) {
   nlohmann::json doc = nlohmann::json::parse(header_json, nullptr, false);
   if (doc.is_discarded() || !doc.is_object())
-    return fail(fmt::format("{}: the safetensors header is not a JSON object", source));
+    return fail(trf("{}: the safetensors header is not a JSON object", source));
   TensorTotals totals;
   for (const auto& [name, tensor] : doc.items()) {
     if (name == "__metadata__") continue;
     if (!tensor.is_object() || !tensor.contains("dtype") || !tensor["dtype"].is_string() ||
         !tensor.contains("shape") || !tensor["shape"].is_array())
-      return fail(fmt::format("{}: tensor '{}' has no dtype or shape", source, name));
+      return fail(trf("{}: tensor '{}' has no dtype or shape", source, name));
     const std::string dtype = tensor["dtype"].get<std::string>();
     const uint64_t width = safetensors_dtype_bytes(dtype);
-    if (width == 0) return fail(fmt::format("{}: tensor '{}' has an unknown dtype '{}'", source, name, dtype));
+    if (width == 0) return fail(trf("{}: tensor '{}' has an unknown dtype '{}'", source, name, dtype));
     uint64_t elements = 1;
     for (const auto& dim : tensor["shape"]) {
-      if (!dim.is_number_unsigned()) return fail(fmt::format("{}: tensor '{}' has a bad shape", source, name));
+      if (!dim.is_number_unsigned()) return fail(trf("{}: tensor '{}' has a bad shape", source, name));
       const uint64_t d = dim.get<uint64_t>();
-      if (mul_overflows(elements, d)) return fail(fmt::format("{}: tensor '{}' is impossibly large", source, name));
+      if (mul_overflows(elements, d)) return fail(trf("{}: tensor '{}' is impossibly large", source, name));
       elements *= d;
     }
-    if (mul_overflows(elements, width)) return fail(fmt::format("{}: tensor '{}' is impossibly large", source, name));
+    if (mul_overflows(elements, width)) return fail(trf("{}: tensor '{}' is impossibly large", source, name));
     const uint64_t bytes = elements * width;
     if (totals.bytes > std::numeric_limits<uint64_t>::max() - bytes)
-      return fail(fmt::format("{}: tensor sizes overflow", source));
+      return fail(trf("{}: tensor sizes overflow", source));
     ++totals.tensors;
     totals.elements += elements;
     totals.bytes += bytes;
@@ -64,33 +65,33 @@ Result<TensorTotals> parse_safetensors_header(std::string_view header_json, std:
 }
 
 Result<TensorTotals> parse_safetensors_prefix(std::string_view prefix, std::string_view source) {
-  if (prefix.size() < 8) return fail(fmt::format("{}: too short to be a safetensors file", source));
+  if (prefix.size() < 8) return fail(trf("{}: too short to be a safetensors file", source));
   const uint64_t n = header_length(prefix);
-  if (n == 0 || n > kMaxHeaderBytes) return fail(fmt::format("{}: bad safetensors header length {}", source, n));
-  if (prefix.size() - 8 < n) return fail(fmt::format("{}: truncated safetensors header", source));
+  if (n == 0 || n > kMaxHeaderBytes) return fail(trf("{}: bad safetensors header length {}", source, n));
+  if (prefix.size() - 8 < n) return fail(trf("{}: truncated safetensors header", source));
   return parse_safetensors_header(prefix.substr(8, n), source);
 }
 
 Result<uint64_t> parse_safetensors_index(std::string_view text, std::string_view source) {
   nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object()) return fail(fmt::format("{}: not a JSON object", source));
+  if (doc.is_discarded() || !doc.is_object()) return fail(trf("{}: not a JSON object", source));
   const auto meta = doc.find("metadata");
   if (meta == doc.end() || !meta->is_object() || !meta->contains("total_size"))
-    return fail(fmt::format("{}: no metadata.total_size", source));
+    return fail(trf("{}: no metadata.total_size", source));
   const auto& size = (*meta)["total_size"];
   if (size.is_number_unsigned() && size.get<uint64_t>() > 0) return size.get<uint64_t>();
   if (size.is_number_float() && size.get<double>() >= 1 && size.get<double>() < 1.8e19)
     return static_cast<uint64_t>(size.get<double>());
-  return fail(fmt::format("{}: metadata.total_size is not a positive number", source));
+  return fail(trf("{}: metadata.total_size is not a positive number", source));
 }
 
 Result<TensorTotals> read_safetensors_header(const std::string& path) {
   // Only the header: the weights behind it may be many gigabytes.
   auto length = core::read_user_file_prefix(path, 8);
   if (!length) return std::unexpected(length.error());
-  if (length->size() < 8) return fail(fmt::format("{}: too short to be a safetensors file", path));
+  if (length->size() < 8) return fail(trf("{}: too short to be a safetensors file", path));
   const uint64_t n = header_length(*length);
-  if (n == 0 || n > kMaxHeaderBytes) return fail(fmt::format("{}: bad safetensors header length {}", path, n));
+  if (n == 0 || n > kMaxHeaderBytes) return fail(trf("{}: bad safetensors header length {}", path, n));
   auto prefix = core::read_user_file_prefix(path, 8 + n);
   if (!prefix) return std::unexpected(prefix.error());
   return parse_safetensors_prefix(*prefix, path);

@@ -4,20 +4,22 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.hpp"
 #include "core/text.hpp"
 
 namespace gpuscout::plan {
 namespace {
 
 template <typename E, size_t N>
-Result<E> parse_enum(std::string_view s, const std::array<std::pair<const char*, E>, N>& table, std::string_view what) {
+/// `error`: the whole message, "'{}' is not a mode: use one of {}" (the word and the names), marked with N_.
+Result<E> parse_enum(std::string_view s, const std::array<std::pair<const char*, E>, N>& table, const char* error) {
   const std::string want = text::to_lower(text::trim(s));
   std::vector<std::string> names;
   for (const auto& [n, v] : table) {
     if (want == n) return v;
     names.emplace_back(n);
   }
-  return fail(fmt::format("'{}' is not a {}: use one of {}", s, what, text::join(names, ", ")));
+  return fail(trf(error, s, text::join(names, ", ")));
 }
 
 constexpr std::array<std::pair<const char*, Mode>, 5> kModes{{
@@ -49,26 +51,26 @@ struct FormatRow {
 // negligible). GGUF: llama.cpp's published average bits per weight for Llama-2-7B (tools/quantize/README.md)
 // over every tensor; the _0 formats from their block layout (Q8_0: 34 bytes per 32 weights).
 constexpr FormatRow kFormats[] = {
-    {"fp32", 32, 32, false, false, "IEEE single precision"},
-    {"fp16", 16, 16, false, false, "IEEE half precision"},
-    {"bf16", 16, 16, false, false, "bfloat16"},
-    {"fp8", 8, 16, true, false, "FP8 E4M3 linear layers, per-tensor scales"},
-    {"int8", 8, 16, true, false, "LLM.int8 linear layers (bitsandbytes)"},
-    {"int4", 4.15625, 16, true, false, "4-bit linear layers, group 128 (GPTQ/AWQ): 4 + 20/128 bits"},
-    {"nf4", 4.127, 16, true, false, "bitsandbytes NF4, blocksize 64, double quantisation: 4 + 8/64 + 32/16384 bits"},
-    {"fp4", 4.127, 16, true, false, "bitsandbytes FP4, blocksize 64, double quantisation"},
-    {"q8_0", 8.5, 8.5, true, true, "GGUF Q8_0 (34 bytes per 32 weights)"},
-    {"q6_k", 6.56, 6.56, true, true, "GGUF Q6_K, llama.cpp's figure for Llama-2-7B"},
-    {"q5_k_m", 5.68, 5.68, true, true, "GGUF Q5_K_M, llama.cpp's figure for Llama-2-7B"},
-    {"q5_k_s", 5.52, 5.52, true, true, "GGUF Q5_K_S, llama.cpp's figure for Llama-2-7B"},
-    {"q5_0", 5.5, 5.5, true, true, "GGUF Q5_0 (22 bytes per 32 weights)"},
-    {"q4_k_m", 4.84, 4.84, true, true, "GGUF Q4_K_M, llama.cpp's figure for Llama-2-7B"},
-    {"q4_k_s", 4.58, 4.58, true, true, "GGUF Q4_K_S, llama.cpp's figure for Llama-2-7B"},
-    {"q4_0", 4.5, 4.5, true, true, "GGUF Q4_0 (18 bytes per 32 weights)"},
-    {"q3_k_l", 4.27, 4.27, true, true, "GGUF Q3_K_L, llama.cpp's figure for Llama-2-7B"},
-    {"q3_k_m", 3.91, 3.91, true, true, "GGUF Q3_K_M, llama.cpp's figure for Llama-2-7B"},
-    {"q3_k_s", 3.50, 3.50, true, true, "GGUF Q3_K_S, llama.cpp's figure for Llama-2-7B"},
-    {"q2_k", 3.35, 3.35, true, true, "GGUF Q2_K, llama.cpp's figure for Llama-2-7B"},
+    {"fp32", 32, 32, false, false, N_("IEEE single precision")},
+    {"fp16", 16, 16, false, false, N_("IEEE half precision")},
+    {"bf16", 16, 16, false, false, N_("bfloat16")},
+    {"fp8", 8, 16, true, false, N_("FP8 E4M3 linear layers, per-tensor scales")},
+    {"int8", 8, 16, true, false, N_("LLM.int8 linear layers (bitsandbytes)")},
+    {"int4", 4.15625, 16, true, false, N_("4-bit linear layers, group 128 (GPTQ/AWQ): 4 + 20/128 bits")},
+    {"nf4", 4.127, 16, true, false, N_("bitsandbytes NF4, blocksize 64, double quantisation: 4 + 8/64 + 32/16384 bits")},
+    {"fp4", 4.127, 16, true, false, N_("bitsandbytes FP4, blocksize 64, double quantisation")},
+    {"q8_0", 8.5, 8.5, true, true, N_("GGUF Q8_0 (34 bytes per 32 weights)")},
+    {"q6_k", 6.56, 6.56, true, true, N_("GGUF Q6_K, llama.cpp's figure for Llama-2-7B")},
+    {"q5_k_m", 5.68, 5.68, true, true, N_("GGUF Q5_K_M, llama.cpp's figure for Llama-2-7B")},
+    {"q5_k_s", 5.52, 5.52, true, true, N_("GGUF Q5_K_S, llama.cpp's figure for Llama-2-7B")},
+    {"q5_0", 5.5, 5.5, true, true, N_("GGUF Q5_0 (22 bytes per 32 weights)")},
+    {"q4_k_m", 4.84, 4.84, true, true, N_("GGUF Q4_K_M, llama.cpp's figure for Llama-2-7B")},
+    {"q4_k_s", 4.58, 4.58, true, true, N_("GGUF Q4_K_S, llama.cpp's figure for Llama-2-7B")},
+    {"q4_0", 4.5, 4.5, true, true, N_("GGUF Q4_0 (18 bytes per 32 weights)")},
+    {"q3_k_l", 4.27, 4.27, true, true, N_("GGUF Q3_K_L, llama.cpp's figure for Llama-2-7B")},
+    {"q3_k_m", 3.91, 3.91, true, true, N_("GGUF Q3_K_M, llama.cpp's figure for Llama-2-7B")},
+    {"q3_k_s", 3.50, 3.50, true, true, N_("GGUF Q3_K_S, llama.cpp's figure for Llama-2-7B")},
+    {"q2_k", 3.35, 3.35, true, true, N_("GGUF Q2_K, llama.cpp's figure for Llama-2-7B")},
 };
 
 }  // namespace
@@ -113,10 +115,18 @@ std::string_view name(Strategy s) {
   return "?";
 }
 
-Result<Mode> parse_mode(std::string_view s) { return parse_enum(s, kModes, "mode"); }
-Result<Optimizer> parse_optimizer(std::string_view s) { return parse_enum(s, kOptimizers, "optimizer"); }
-Result<Convention> parse_convention(std::string_view s) { return parse_enum(s, kConventions, "convention"); }
-Result<Strategy> parse_strategy(std::string_view s) { return parse_enum(s, kStrategies, "strategy"); }
+Result<Mode> parse_mode(std::string_view s) {
+  return parse_enum(s, kModes, N_("'{}' is not a mode: use one of {}"));
+}
+Result<Optimizer> parse_optimizer(std::string_view s) {
+  return parse_enum(s, kOptimizers, N_("'{}' is not an optimizer: use one of {}"));
+}
+Result<Convention> parse_convention(std::string_view s) {
+  return parse_enum(s, kConventions, N_("'{}' is not a convention: use one of {}"));
+}
+Result<Strategy> parse_strategy(std::string_view s) {
+  return parse_enum(s, kStrategies, N_("'{}' is not a strategy: use one of {}"));
+}
 
 Result<WeightFormat> weight_format(std::string_view s) {
   std::string want = text::to_lower(text::trim(s));
@@ -125,9 +135,9 @@ Result<WeightFormat> weight_format(std::string_view s) {
   if (want == "bfloat16") want = "bf16";
   for (const auto& row : kFormats) {
     if (want == row.name)
-      return WeightFormat{row.name, row.linear_bits, row.other_bits, row.quantised, row.gguf, row.note};
+      return WeightFormat{row.name, row.linear_bits, row.other_bits, row.quantised, row.gguf, tr(row.note)};
   }
-  return fail(fmt::format("'{}' is not a weight format: use one of {}", s, text::join(weight_format_names(), ", ")));
+  return fail(trf("'{}' is not a weight format: use one of {}", s, text::join(weight_format_names(), ", ")));
 }
 
 std::vector<std::string> weight_format_names() {
