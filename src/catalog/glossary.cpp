@@ -76,20 +76,6 @@ std::vector<std::string> typed_names(const GlossaryEntry& e) {
   return names;
 }
 
-/// Code points of valid UTF-8 (the caller cleans outside text first); a stray byte counts as one.
-std::vector<uint32_t> code_points(std::string_view s) {
-  std::vector<uint32_t> out;
-  for (size_t i = 0; i < s.size();) {
-    const auto b = static_cast<unsigned char>(s[i]);
-    const size_t n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 1;
-    uint32_t cp = n == 1 ? b : b & (0x7F >> n);
-    for (size_t k = 1; k < n && i + k < s.size(); ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-    out.push_back(cp);
-    i += n;
-  }
-  return out;
-}
-
 /// Edits (insert, delete, substitute, swap two neighbours) from `a` to `b`: "vrma" is one from "vram".
 size_t edit_distance(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
   std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
@@ -139,7 +125,7 @@ const GlossaryEntry* find_term(std::string_view word) {
 
 std::vector<const GlossaryEntry*> closest_terms(std::string_view word, size_t limit) {
   // Bounded: a word longer than any name is compared by its first 64 code points.
-  auto want = code_points(normalise(word));
+  auto want = text::code_points(normalise(word));
   if (want.size() > 64) want.resize(64);
   if (want.empty()) return {};
   std::string key = normalise(word);
@@ -148,7 +134,7 @@ std::vector<const GlossaryEntry*> closest_terms(std::string_view word, size_t li
   for (const auto& e : glossary()) {
     size_t best = std::numeric_limits<size_t>::max();
     for (const auto& name : typed_names(e)) {
-      const auto have = code_points(name);
+      const auto have = text::code_points(name);
       if (have.empty()) continue;
       const bool contains = (want.size() >= 2 && name.find(key) != std::string::npos) ||
                             (have.size() >= 2 && key.find(name) != std::string::npos);

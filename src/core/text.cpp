@@ -172,4 +172,28 @@ std::string clean_utf8(std::string_view s) {
   return out;
 }
 
+std::vector<uint32_t> code_points(std::string_view s) {
+  std::vector<uint32_t> out;
+  for (size_t i = 0; i < s.size();) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    const size_t n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 1;
+    uint32_t cp = n == 1 ? b : b & (0x7Fu >> n);
+    for (size_t k = 1; k < n && i + k < s.size(); ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3Fu);
+    out.push_back(cp);
+    i += n;
+  }
+  return out;
+}
+
+size_t display_width(std::string_view s) {
+  size_t width = 0;
+  for (const uint32_t cp : code_points(s)) {
+    const bool wide = (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF) ||
+                      (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+                      (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) || (cp >= 0xFFE0 && cp <= 0xFFE6);
+    width += wide ? 2 : 1;
+  }
+  return width;
+}
+
 }  // namespace gpuscout::text

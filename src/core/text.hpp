@@ -1,5 +1,6 @@
 #pragma once
 /// Small pure helpers for the line-oriented text that /proc, /sys and driver libraries produce.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,5 +31,11 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep);
 /// Every string from firmware, drivers, files or a child process goes through this where it enters, so the
 /// JSON writer and the terminal only ever see valid text.
 std::string clean_utf8(std::string_view s);
+/// The code points of UTF-8 text; clean it first (clean_utf8): an invalid byte yields some code point, never a read
+/// past the end.
+std::vector<uint32_t> code_points(std::string_view s);
+/// The columns a terminal gives the text: two for East Asian wide characters (CJK, Hangul, full-width forms), one
+/// for the rest, so Chinese lines up in tables.
+size_t display_width(std::string_view s);
 
 }  // namespace gpuscout::text

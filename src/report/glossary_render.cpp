@@ -1,7 +1,6 @@
 #include "report/glossary_render.hpp"
 
 #include <algorithm>
-#include <cstdint>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -12,26 +11,8 @@
 namespace gpuscout::report {
 namespace {
 
-/// Columns a terminal gives a string: two for East Asian wide characters (CJK, full-width forms), one otherwise.
-size_t display_width(std::string_view s) {
-  size_t width = 0;
-  for (size_t i = 0; i < s.size();) {
-    const auto b = static_cast<unsigned char>(s[i]);
-    const size_t n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 1;
-    uint32_t cp = n == 1 ? b : b & (0x7F >> n);
-    for (size_t k = 1; k < n && i + k < s.size(); ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-    const bool wide = (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF) ||
-                      (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
-                      (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
-                      (cp >= 0xFFE0 && cp <= 0xFFE6);
-    width += wide ? 2 : 1;
-    i += n;
-  }
-  return width;
-}
-
 std::string pad(std::string_view s, size_t width) {
-  const size_t w = display_width(s);
+  const size_t w = text::display_width(s);
   return std::string(s) + std::string(w < width ? width - w : 1, ' ');
 }
 
@@ -58,7 +39,7 @@ std::vector<std::string> other_names(const catalog::GlossaryEntry& e) {
 std::string render_glossary_list_text() {
   std::string out = tr("Words gpuscout uses, explained for beginners:\n\n");
   size_t width = 0;
-  for (const auto& e : catalog::glossary()) width = std::max(width, display_width(e.key));
+  for (const auto& e : catalog::glossary()) width = std::max(width, text::display_width(e.key));
   for (const auto& e : catalog::glossary())
     out += fmt::format("  {}{}\n", pad(e.key, width + 2), tr(std::string_view(e.summary)));
   out += std::string("\n") + tr("Look one up: gpuscout explain TERM (English or Chinese, any case: vram, 显存, bf16)\n");

@@ -54,3 +54,19 @@ TEST(CleanUtf8, DropsControlCharactersButTabAndNewline) {
   EXPECT_EQ(clean_utf8(std::string("a\0b", 3)), "ab");
   EXPECT_EQ(clean_utf8("a\x01\x1B[31mb\r\n\tc"), "a[31mb\n\tc");
 }
+
+TEST(DisplayWidth, WideCharactersTakeTwoColumns) {
+  using gpuscout::text::display_width;
+  EXPECT_EQ(display_width("vram"), 4u);
+  EXPECT_EQ(display_width("显存"), 4u);
+  EXPECT_EQ(display_width("KV 缓存"), 7u);
+  EXPECT_EQ(display_width("（）"), 4u);  // full-width punctuation
+  EXPECT_EQ(display_width(""), 0u);
+}
+
+TEST(CodePoints, DecodesUtf8) {
+  using gpuscout::text::code_points;
+  EXPECT_EQ(code_points("a显"), (std::vector<uint32_t>{'a', 0x663E}));
+  EXPECT_EQ(code_points("\xF0\x9F\x98\x80"), (std::vector<uint32_t>{0x1F600}));
+  EXPECT_EQ(code_points("\xE6"), (std::vector<uint32_t>{0x6}));  // truncated: bounded, no read past the end
+}
