@@ -54,3 +54,28 @@ TEST(CleanUtf8, DropsControlCharactersButTabAndNewline) {
   EXPECT_EQ(clean_utf8(std::string("a\0b", 3)), "ab");
   EXPECT_EQ(clean_utf8("a\x01\x1B[31mb\r\n\tc"), "a[31mb\n\tc");
 }
+
+namespace {
+
+TEST(DisplayWidth, CjkCountsTwoColumns) {
+  EXPECT_EQ(gpuscout::text::display_width("abc"), 3u);
+  EXPECT_EQ(gpuscout::text::display_width("显存 8 GiB"), 10u);
+  EXPECT_EQ(gpuscout::text::display_width("（，）"), 6u);
+}
+
+TEST(Wrap, BreaksAtSpacesWithinTheWidthAndIndents) {
+  const std::string out = gpuscout::text::wrap("one two three four five six", 13, "  ");
+  EXPECT_EQ(out, "one two three\n  four five\n  six\n");
+  // A word longer than the line keeps a line of its own, unbroken (a command or a URL).
+  EXPECT_EQ(gpuscout::text::wrap("a https://example.com/a/very/long/path b", 10, ""),
+            "a\nhttps://example.com/a/very/long/path\nb\n");
+  EXPECT_EQ(gpuscout::text::wrap("short", 80, "    "), "short\n");
+}
+
+TEST(Wrap, BreaksBetweenChineseCharacters) {
+  const std::string out = gpuscout::text::wrap("这台机器没有 GPU：请用免费的云端 GPU", 16, "");
+  for (auto line : gpuscout::text::split(out, '\n')) EXPECT_LE(gpuscout::text::display_width(line), 18u) << out;
+  EXPECT_EQ(out.substr(0, out.find('\n')), "这台机器没有 GPU：") << "a colon never starts a line";
+}
+
+}  // namespace
