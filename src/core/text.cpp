@@ -214,7 +214,10 @@ std::string wrap(std::string_view s, size_t width, std::string_view indent, std:
       space = true;
       continue;
     }
-    if (!wide(cp))
+    const size_t close = cp == '`' ? s.find('`', i) : std::string_view::npos;
+    if (close != std::string_view::npos) {
+      i = close + 1;  // a `command` in the text stays on one line
+    } else if (!wide(cp))
       while (i < s.size()) {
         size_t j = i;
         const char32_t c = next_code_point(s, j);

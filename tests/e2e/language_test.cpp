@@ -54,6 +54,7 @@ TEST(FirstScreen, LongFixesWrapToOneHundredColumns) {
     const std::string verdict = run.out.substr(0, run.out.find("\n\n"));
     size_t fix_lines = 0;
     for (const auto& line : lines(verdict)) {
+      if (has(line, "pip install")) continue;  // the install command stays one line, to copy whole
       EXPECT_LE(gpuscout::text::display_width(line), 100u) << lang << ": " << line;
       fix_lines += line.rfind("        ", 0) == 0 ? 1 : 0;
     }

@@ -64,12 +64,14 @@ TEST(DisplayWidth, CjkCountsTwoColumns) {
 }
 
 TEST(Wrap, BreaksAtSpacesWithinTheWidthAndIndents) {
-  const std::string out = gpuscout::text::wrap("one two three four five six", 13, "  ");
+  const std::string out = gpuscout::text::wrap("one two three four five six", 13, "  ", 0);
   EXPECT_EQ(out, "one two three\n  four five\n  six\n");
   // A word longer than the line keeps a line of its own, unbroken (a command or a URL).
   EXPECT_EQ(gpuscout::text::wrap("a https://example.com/a/very/long/path b", 10, ""),
             "a\nhttps://example.com/a/very/long/path\nb\n");
   EXPECT_EQ(gpuscout::text::wrap("short", 80, "    "), "short\n");
+  EXPECT_EQ(gpuscout::text::wrap("see `gpuscout platforms` now", 12, ""), "see\n`gpuscout platforms`\nnow\n");
+  EXPECT_EQ(gpuscout::text::wrap("fix: Use it", 12, "     ", 8), "fix:\n     Use it\n") << "the first line starts at 8";
 }
 
 TEST(Wrap, BreaksBetweenChineseCharacters) {
