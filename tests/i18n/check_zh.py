@@ -145,17 +145,19 @@ def visible_text(page):
     return html.unescape(re.sub(r"<[^>]+>", " ", page))
 
 
-def covered(phrase, line, facts, allowed):
-    """Whether the line holds no English once its facts (a CPU model, a library's own error, a path) and quoted
-    commands are taken out; `phrase` itself may be an allowed name."""
-    if any(p.fullmatch(phrase) for p in allowed):
-        return True
-    rest = line
+def without_facts(text, facts):
+    """The text with each fact taken out (a CPU model, a library's own error, a path, a card's name), even where a
+    wrapped line splits it, and with the commands it quotes (`...`)."""
     for fact in facts:
-        if len(fact) >= 8 and fact in rest:
-            rest = rest.replace(fact, " ")
-    rest = re.sub(r"`[^`]*`", " ", rest)
-    return all(any(p.fullmatch(left) for p in allowed) for left, _ in english_runs(rest))
+        words = fact.split()
+        if len(words) < 2 or words[0] not in text:
+            continue
+        text = re.sub(r"\s+".join(re.escape(w) for w in words), " … ", text)
+    return re.sub(r"`[^`\n]*`", " … ", text)
+
+
+def allowed_phrase(phrase, allowed):
+    return any(p.fullmatch(phrase) for p in allowed)
 
 
 def render_machine(binary, label, env, cmds, names, allowed, tmp):
@@ -165,20 +167,21 @@ def render_machine(binary, label, env, cmds, names, allowed, tmp):
         strings_of(json.loads(info_json), facts)
     except json.JSONDecodeError:
         pass
-    facts = sorted((f for f in facts if " " in f), key=len, reverse=True)
+    facts = sorted((f for f in facts if " " in f.strip()), key=len, reverse=True)
     found = []
     for args in cmds:
         page = os.path.join(tmp, re.sub(r"\W", "_", label) + ".html")
         argv = ["--lang", "zh"] + [page if a == "{html}" else a for a in args]
         code, out, err = run(binary, argv, env)
-        text = ANSI.sub("", out + "\n" + err)
+        # Markdown's escapes (\_ \` \*) undone, so that a fact reads as it does in info --json.
+        text = re.sub(r"\\([\\`*_\[\]<>#|~&$])", r"\1", ANSI.sub("", out + "\n" + err))
         if "{html}" in args and os.path.exists(page):
             with open(page, encoding="utf-8") as f:
                 text += "\n" + visible_text(f.read())
         if code not in (0, 2, 3, 4):
             found.append((label, " ".join(args), f"exit {code}", err.strip()[:200]))
-        for phrase, line in english_runs(text):
-            if not covered(phrase, line, facts, allowed):
+        for phrase, line in english_runs(without_facts(text, facts)):
+            if not allowed_phrase(phrase, allowed):
                 found.append((label, " ".join(args), phrase, line))
     return found
 
@@ -189,8 +192,7 @@ def bench_cpu(binary):
         code, out, err = run(binary, ["--lang", "zh", "bench", "--device", "cpu", "--size", "256", "--dtype", "fp32"],
                              {"GPUSCOUT_STATE_DIR": state}, timeout=120)
     return [("this machine", "bench --device cpu", phrase, line)
-            for phrase, line in english_runs(ANSI.sub("", out + "\n" + err))
-            if not covered(phrase, line, [], [])]
+            for phrase, line in english_runs(without_facts(ANSI.sub("", out + "\n" + err), []))]
 
 
 # ---- part 2: the catalogue ------------------------------------------------------------------------------------
@@ -253,19 +255,33 @@ def check_catalogue(po_path):
 
 # ---- the summary ------------------------------------------------------------------------------------------------
 
+_LITERALS = {}
+
+
+def literals():
+    """The text of every string literal in src/, per file (adjacent literals joined), read once."""
+    if not _LITERALS:
+        lit = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+        for folder, _, files in os.walk(os.path.join(ROOT, "src")):
+            for f in sorted(files):
+                path = os.path.join(folder, f)
+                with open(path, encoding="utf-8", errors="replace") as fh:
+                    _LITERALS[os.path.relpath(path, ROOT)] = " ".join(m.group(1) for m in lit.finditer(fh.read()))
+    return _LITERALS
+
+
 def source_of(phrase, template):
-    """The source file of the template message holding `phrase`, else of the literal in src/ (not marked)."""
-    for msgid, (_, _, refs) in template.items():
-        if phrase in " ".join(msgid.split()) and refs:
-            return refs[0].split(":")[0]
+    """The source file of the template message holding `phrase`, else of the string literal in src/ that holds it
+    (not marked), else of the literal holding its first three words."""
     words = phrase.split()
-    pattern = r"\s+".join(re.escape(w) for w in words[:3])
-    for folder, _, files in os.walk(os.path.join(ROOT, "src")):
-        for f in sorted(files):
-            path = os.path.join(folder, f)
-            with open(path, encoding="utf-8", errors="replace") as fh:
-                if re.search(pattern, fh.read()):
-                    return os.path.relpath(path, ROOT) + " (not marked)"
+    for n in (len(words), 3):
+        pattern = re.compile(r"\s+".join(re.escape(w) for w in words[:n]))
+        for msgid, (_, _, refs) in template.items():
+            if refs and pattern.search(msgid):
+                return refs[0].split(":")[0]
+        for path, text in literals().items():
+            if pattern.search(text):
+                return path + " (not marked)"
     return "(no source found: outside text?)"
 
 
