@@ -48,10 +48,12 @@ std::string kv_table(const std::vector<std::pair<std::string, std::string>>& row
   return out + "</table>\n";
 }
 
-/// A table with a header row; every cell escaped.
+/// A table with a header row; every cell escaped. In a box that scrolls sideways on its own: on a phone a wide table
+/// scrolls, the page does not.
 std::string table(const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& rows,
                   std::string_view css = "") {
-  std::string out = fmt::format("<table{}>\n<thead><tr>", css.empty() ? "" : fmt::format(" class=\"{}\"", css));
+  std::string out =
+      fmt::format("<div class=\"scroll\"><table{}>\n<thead><tr>", css.empty() ? "" : fmt::format(" class=\"{}\"", css));
   for (const auto& c : head) out += "<th>" + h(c) + "</th>";
   out += "</tr></thead>\n<tbody>\n";
   for (const auto& r : rows) {
@@ -59,7 +61,7 @@ std::string table(const std::vector<std::string>& head, const std::vector<std::v
     for (const auto& c : r) out += "<td>" + h(c) + "</td>";
     out += "</tr>\n";
   }
-  return out + "</tbody></table>\n";
+  return out + "</tbody></table></div>\n";
 }
 
 std::string figure(const ChartSpec& s) {
@@ -84,7 +86,7 @@ std::string notes_list(const std::vector<std::string>& notes, std::string_view c
 
 std::string verdict_section(const diagnose::Verdict& v) {
   const std::string status_css = v.status == "ready" ? "ok" : v.status == "cpu-only" ? "warn" : "bad";
-  std::string out = "<section id=\"verdict\">\n<h2>Verdict</h2>\n";
+  std::string out = tr("<section id=\"verdict\">\n<h2>Verdict</h2>\n");
   out += fmt::format("<p class=\"status {}\">{}</p>\n", status_css, h(v.status));
   out += trf("<p>A training script should use <code>{}</code>.</p>\n", h(v.device));
   if (v.pip_install) out += trf("<p>PyTorch for this machine: <code>{}</code></p>\n", h(*v.pip_install));
@@ -110,7 +112,7 @@ std::string machine_section(const Inventory& inv, const std::string& source) {
   rows.emplace_back("CPU", trf("{} ({}), {} cores, {} logical CPUs", opt(inv.cpu.model, tr("unknown")), inv.cpu.arch,
                                        inv.cpu.physical_cores ? std::to_string(*inv.cpu.physical_cores) : "?",
                                        inv.cpu.logical_cpus ? std::to_string(*inv.cpu.logical_cpus) : "?"));
-  rows.emplace_back("RAM", trf("{} total, {} available", bytes(inv.memory.total_bytes),
+  rows.emplace_back(tr("RAM"), trf("{} total, {} available", bytes(inv.memory.total_bytes),
                                        bytes(inv.memory.available_bytes)));
   rows.emplace_back(tr("NVIDIA driver"), inv.nvidia.driver_version
                                          ? trf("{} (supports CUDA {})", *inv.nvidia.driver_version,
@@ -236,7 +238,7 @@ nav a { margin-right: 1rem; }
 table { border-collapse: collapse; margin: .6rem 0 1rem; width: 100%; }
 .scroll { overflow-x: auto; max-width: 100%; }
 table.findings { table-layout: fixed; }
-table.findings td { overflow-wrap: anywhere; }
+table.findings td, table.kv td { overflow-wrap: anywhere; }
 table.findings th:nth-child(1) { width: 5.5rem; } table.findings th:nth-child(2) { width: 9rem; }
 @media (max-width: 600px) { body { padding: .8rem .7rem 2rem; } table.kv th { width: 6.5rem; }
   table.findings, table.findings tbody, table.findings tr, table.findings td { display: block; width: 100%; }
