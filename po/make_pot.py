@@ -39,6 +39,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--xgettext", default="xgettext")
     ap.add_argument("--msgcat", default="msgcat")
+    ap.add_argument("--output", help="where to write the template (default: ROOT/po/gpuscout.pot)")
     ap.add_argument("root")
     args = ap.parse_args()
     root = os.path.abspath(args.root)
@@ -55,7 +56,8 @@ def main():
         with open(data_pot, "w", encoding="utf-8") as f:
             f.write(data_entries(root))
         parts = [p for p in (code_pot, data_pot) if os.path.exists(p)]  # xgettext writes nothing when it finds none
-        subprocess.run([args.msgcat, "--no-wrap", "-o", os.path.join(root, "po", "gpuscout.pot"), *parts], check=True)
+        output = args.output or os.path.join(root, "po", "gpuscout.pot")
+        subprocess.run([args.msgcat, "--no-wrap", "-o", output, *parts], check=True)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.hpp"
+
 #include "core/text.hpp"
 #include "core/units.hpp"
 
@@ -206,18 +208,18 @@ void line(Lines& o, const std::string& s) { o += s + "\n"; }
 
 void cpu_text(const CpuResult& c, Lines& o) {
   line(o, "");
-  line(o, fmt::format("CPU  {}  ({} cores used, {} logical CPUs; {} {}{})", c.facts.model.empty() ? "?" : c.facts.model,
+  line(o, trf("CPU  {}  ({} cores used, {} logical CPUs; {} {}{})", c.facts.model.empty() ? "?" : c.facts.model,
                       c.threads, c.facts.logical_cpus, c.blas.name, c.blas.corename.empty() ? "" : "core ",
                       c.blas.corename));
   for (const auto* p : {&c.peak_fp32, &c.peak_fp64}) {
     if (!*p) continue;
     const auto& pk = **p;
-    line(o, fmt::format("  FMA peak {}: {:.1f} GFLOP/s all cores, {:.1f} one core ({}); computed {} GFLOP/s",
+    line(o, trf("  FMA peak {}: {:.1f} GFLOP/s all cores, {:.1f} one core ({}); computed {} GFLOP/s",
                         pk.precision == Precision::fp32 ? "fp32" : "fp64", pk.all_cores_gflops, pk.single_core_gflops,
                         isa_name(pk.isa), fmt_opt(pk.computed_gflops, "{:.1f}")));
   }
-  if (c.peak_fp32 && c.peak_fp32->computed_gflops) line(o, "    computed from " + c.peak_fp32->computed_from);
-  line(o, "  GEMM        n     GFLOP/s   median      spread  first call  vs peak  check");
+  if (c.peak_fp32 && c.peak_fp32->computed_gflops) line(o, trf("    computed from {}", c.peak_fp32->computed_from));
+  line(o, tr("  GEMM        n     GFLOP/s   median      spread  first call  vs peak  check"));
   for (const auto& g : c.gemm) {
     line(o, fmt::format("  {:<5} {:>6}  {:>9.1f}  {:>9.2f} ms  {:>5.1f}%  {:>8.2f} ms  {:>7}  {} ({:.1e})",
                         dtype_name(g.run.dtype), g.run.n, g.run.gflops, g.run.m.stats.median_s * 1e3,
@@ -226,7 +228,7 @@ void cpu_text(const CpuResult& c, Lines& o) {
                         g.run.rel_error));
   }
   if (c.memory)
-    line(o, fmt::format("  memory: copy {:.1f} GB/s, triad {:.1f} GB/s ({} arrays, {} threads)", c.memory->copy_gbs,
+    line(o, trf("  memory: copy {:.1f} GB/s, triad {:.1f} GB/s ({} arrays, {} threads)", c.memory->copy_gbs,
                         c.memory->triad_gbs, units::format_bytes(c.memory->array_bytes), c.memory->threads));
   for (const auto& n : c.notes) line(o, "  note: " + n);
 }
@@ -236,13 +238,13 @@ std::string gbs_text(const std::optional<TransferRecord>& t) {
 }
 
 void gpu_text(const GpuResult& g, Lines& o) {
-  line(o, fmt::format("GPU {}  {}  (cc {}, {} SMs, {} {}, CUDA driver {}, cuBLAS {})", g.index, g.name,
+  line(o, trf("GPU {}  {}  (cc {}, {} SMs, {} {}, CUDA driver {}, cuBLAS {})", g.index, g.name,
                       g.compute_capability, g.sm_count, g.pci_bus_id, units::format_bytes(g.memory_total_bytes),
                       g.driver_cuda_version, g.cublas_version));
-  line(o, "  GEMM        n     TFLOP/s   median     spread  first call  datasheet  computed  eff.  check");
+  line(o, tr("  GEMM        n     TFLOP/s   median     spread  first call  datasheet  computed  eff.  check"));
   for (const auto& e : g.gemm) {
     if (e.status != 0) {
-      line(o, fmt::format("  {:<5} {:>6}  {}", dtype_name(e.dtype), e.n, e.note.empty() ? "not run" : e.note));
+      line(o, fmt::format("  {:<5} {:>6}  {}", dtype_name(e.dtype), e.n, e.note.empty() ? tr("not run") : e.note));
       continue;
     }
     line(o, fmt::format("  {:<5} {:>6}  {:>9.1f}  {:>8.3f} ms  {:>5.1f}%  {:>8.1f} ms  {:>9}  {:>8}  {:>4}  {}{}",
@@ -252,50 +254,50 @@ void gpu_text(const GpuResult& g, Lines& o) {
                         e.efficiency ? fmt::format("{:.0f}%", *e.efficiency * 100) : "-", e.ok ? "ok" : "WRONG",
                         e.note.empty() ? "" : "  (" + e.note + ")"));
   }
-  line(o, fmt::format("  device copy {} GB/s (read+write; datasheet {} GB/s)", gbs_text(g.copy),
+  line(o, trf("  device copy {} GB/s (read+write; datasheet {} GB/s)", gbs_text(g.copy),
                       fmt_opt(g.memory_bandwidth_gbs, "{:.0f}")));
-  line(o, fmt::format("  host->device {} GB/s pinned, {} pageable; device->host {} pinned, {} pageable",
+  line(o, trf("  host->device {} GB/s pinned, {} pageable; device->host {} pinned, {} pageable",
                       gbs_text(g.h2d_pinned), gbs_text(g.h2d_pageable), gbs_text(g.d2h_pinned),
                       gbs_text(g.d2h_pageable)));
   const auto& t = g.telemetry;
   if (t.pcie_gen_under_load)
-    line(o, fmt::format("  PCIe under load: gen {} x{} (max gen {} x{}), ~{} GB/s per direction",
+    line(o, trf("  PCIe under load: gen {} x{} (max gen {} x{}), ~{} GB/s per direction",
                         *t.pcie_gen_under_load, t.pcie_width_under_load.value_or(0),
                         t.pcie_gpu_gen_max.value_or(t.pcie_gen_max.value_or(0)), t.pcie_width_max.value_or(0),
                         fmt_opt(g.pcie_expected_gbs, "{:.1f}")));
   if (t.samples > 0)
-    line(o, fmt::format("  during GEMM: SM clock {}-{} MHz, power max {} W (limit {}), temperature max {} C{}",
+    line(o, trf("  during GEMM: SM clock {}-{} MHz, power max {} W (limit {}), temperature max {} C{}",
                         t.sm_clock_mhz_min.value_or(0), t.sm_clock_mhz_max.value_or(0),
                         fmt_opt(t.power_w_max, "{:.0f}"), fmt_opt(t.power_limit_w, "{:.0f}"),
                         t.temperature_c_max.value_or(0),
-                        g.throttled ? ", THROTTLED" : (g.power_capped ? ", at the power limit" : "")));
+                        g.throttled ? ", THROTTLED" : (g.power_capped ? tr(", at the power limit") : "")));
   for (const auto& n : g.notes) line(o, "  note: " + n);
 }
 
 void estimate_text(const Speedup& s, Lines& o) {
   if (!s.estimate_gpu_fp32_ms) return;
-  line(o, fmt::format("No GPU measured. Estimate: on a {} (the free GPU of Colab and Kaggle) the {} x {} fp32 matmul "
+  line(o, trf("No GPU measured. Estimate: on a {} (the free GPU of Colab and Kaggle) the {} x {} fp32 matmul "
                       "takes at least {:.1f} ms at its datasheet peak{}; a real run is somewhat slower.",
                       s.estimate_gpu.value_or("GPU"), s.n, s.n, *s.estimate_gpu_fp32_ms,
-                      s.estimate_fp32_speedup ? fmt::format(", about {:.0f} x this CPU", *s.estimate_fp32_speedup)
+                      s.estimate_fp32_speedup ? trf(", about {:.0f} x this CPU", *s.estimate_fp32_speedup)
                                               : std::string()));
 }
 
 void speedup_text(const Speedup& s, Lines& o) {
   if (!s.cpu_fp32_ms && !s.gpu_fp32_ms) return estimate_text(s, o);
   line(o, "");
-  std::string sum = fmt::format("{0} x {0} fp32 matmul: CPU {1} ms, GPU {2}", s.n, fmt_opt(s.cpu_fp32_ms, "{:.1f}"),
-                                s.gpu_fp32_ms ? fmt::format("{:.2f} ms", *s.gpu_fp32_ms) : "not measured");
+  std::string sum = trf("{0} x {0} fp32 matmul: CPU {1} ms, GPU {2}", s.n, fmt_opt(s.cpu_fp32_ms, "{:.1f}"),
+                                s.gpu_fp32_ms ? fmt::format("{:.2f} ms", *s.gpu_fp32_ms) : tr("not measured"));
   if (s.fp32_speedup) sum += fmt::format(", speed-up {:.0f} x", *s.fp32_speedup);
-  if (s.bf16_speedup) sum += fmt::format("; at bf16 the GPU does {:.0f} x", *s.bf16_speedup);
+  if (s.bf16_speedup) sum += trf("; at bf16 the GPU does {:.0f} x", *s.bf16_speedup);
   line(o, sum + " (" + s.basis + ")");
   if (s.gpu_fp32_with_transfers_ms)
-    line(o, fmt::format("With the copies to the GPU and back ({:.1f} ms for the three matrices), the GPU takes {:.1f} ms{}",
+    line(o, trf("With the copies to the GPU and back ({:.1f} ms for the three matrices), the GPU takes {:.1f} ms{}",
                         s.transfer_ms.value_or(0), *s.gpu_fp32_with_transfers_ms,
                         s.fp32_with_transfers_speedup ? fmt::format(": speed-up {:.0f} x", *s.fp32_with_transfers_speedup)
                                                       : std::string()));
   if (s.eight_hours_minutes)
-    line(o, fmt::format("For GEMM-bound work, a job that takes 8 hours on this CPU takes about {} on the GPU.",
+    line(o, trf("For GEMM-bound work, a job that takes 8 hours on this CPU takes about {} on the GPU.",
                         *s.eight_hours_minutes < 1.5 ? fmt::format("{:.0f} seconds", *s.eight_hours_minutes * 60)
                                                      : fmt::format("{:.0f} minutes", *s.eight_hours_minutes)));
   estimate_text(s, o);
@@ -324,7 +326,7 @@ nlohmann::ordered_json to_json(const BenchResult& r) {
 
 std::string render_text(const BenchResult& r) {
   std::string o;
-  line(o, fmt::format("gpuscout bench ({}), {}", r.mode, r.collected_at));
+  line(o, trf("gpuscout bench ({}), {}", r.mode, r.collected_at));
   if (r.cpu) cpu_text(*r.cpu, o);
   line(o, "");
   if (r.gpu_status.requested && !r.gpu_status.available) line(o, "GPU  " + r.gpu_status.message);
@@ -345,8 +347,8 @@ void cpu_figures(const CpuResult& c, Figures& out) {
   for (const auto& g : c.gemm)
     out.emplace_back(fmt::format("CPU GEMM {} n={}", dtype_name(g.run.dtype), g.run.n), "GFLOP/s", g.run.gflops);
   if (c.memory) {
-    out.emplace_back("CPU memory copy", "GB/s", c.memory->copy_gbs);
-    out.emplace_back("CPU memory triad", "GB/s", c.memory->triad_gbs);
+    out.emplace_back(N_("CPU memory copy"), "GB/s", c.memory->copy_gbs);
+    out.emplace_back(N_("CPU memory triad"), "GB/s", c.memory->triad_gbs);
   }
 }
 
@@ -415,7 +417,8 @@ std::string render_compare(const nlohmann::ordered_json& c) {
   for (const auto& row : c["rows"]) {
     auto cell = [](const OJ& v) { return v.is_number() ? fmt::format("{:.1f}", v.get<double>()) : std::string("-"); };
     const std::string ratio = row["ratio_b_over_a"].is_number() ? fmt::format("{:.2f} x", row["ratio_b_over_a"].get<double>()) : "-";
-    o += fmt::format("{:<34} {:>12} {:>12} {:>9}  {}\n", row["label"].get<std::string>(), cell(row["a"]), cell(row["b"]),
+    const std::string label = row["label"].get<std::string>();
+    o += fmt::format("{:<34} {:>12} {:>12} {:>9}  {}\n", tr(label), cell(row["a"]), cell(row["b"]),
                      ratio, row["unit"].get<std::string>());
   }
   return o;

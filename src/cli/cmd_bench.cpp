@@ -17,6 +17,7 @@
 #include "cli/output.hpp"
 #include "cli/state.hpp"
 #include "core/error.hpp"
+#include "core/i18n.hpp"
 #include "os/system.hpp"
 #include "os/write_target.hpp"
 
@@ -70,7 +71,7 @@ class StopSignals {
 };
 
 int run_compare(const BenchArgs& args) {
-  if (args.compare.size() != 2) throw UsageError("--compare takes two files: --compare A.json B.json");
+  if (args.compare.size() != 2) throw UsageError(tr("--compare takes two files: --compare A.json B.json"));
   auto a = bench::load_bench_file(args.compare[0]);
   if (!a) throw UsageError(a.error().message);
   auto b = bench::load_bench_file(args.compare[1]);
@@ -83,7 +84,7 @@ int run_compare(const BenchArgs& args) {
 
 // Everything that can be wrong with the request, found before minutes of measuring.
 bench::BenchOptions check_request(const BenchArgs& args) {
-  if (args.quick && args.full) throw UsageError("--quick and --full exclude each other");
+  if (args.quick && args.full) throw UsageError(tr("--quick and --full exclude each other"));
   bench::BenchOptions options;
   options.full = args.full;
   bench::apply_device(args.device, options);
@@ -92,12 +93,12 @@ bench::BenchOptions check_request(const BenchArgs& args) {
   if (args.timeout) options.gpu_timeout = bench::parse_timeout(*args.timeout);
   options.plugin_install_dir = GPUSCOUT_PLUGIN_DIR;
   if (args.save) {
-    if (auto ok = os::check_write_target(*args.save); !ok) throw UsageError("--save " + ok.error().message);
+    if (auto ok = os::check_write_target(*args.save); !ok) throw UsageError(trf("--save {}", ok.error().message));
   }
   if (auto ok = bench::check_library_overrides(); !ok) throw UsageError(ok.error().message);
   // The measurements run on this machine; a recorded one's CPU features could even name instructions it lacks.
   if (!os::sysroot().empty())
-    throw UsageError(fmt::format("bench measures this machine, but GPUSCOUT_SYSROOT={} makes gpuscout read a "
+    throw UsageError(trf("bench measures this machine, but GPUSCOUT_SYSROOT={} makes gpuscout read a "
                                  "recorded one: unset GPUSCOUT_SYSROOT to run bench",
                                  os::sysroot()));
   return options;
@@ -113,7 +114,8 @@ Inventory machine_inventory(const bench::BenchOptions& options) {
 
 int interrupted_exit() {
   const int signal = bench::stop_signal() ? bench::stop_signal() : SIGINT;
-  fmt::print(stderr, "gpuscout: bench {}; nothing saved\n", signal == SIGTERM ? "stopped (SIGTERM)" : "interrupted");
+  fmt::print(stderr, "{}\n", signal == SIGTERM ? tr("gpuscout: bench stopped (SIGTERM); nothing saved")
+                                                 : tr("gpuscout: bench interrupted; nothing saved"));
   return 128 + signal;
 }
 
@@ -125,7 +127,7 @@ int publish(const BenchArgs& args, const bench::BenchResult& result) {
   }
   // `gpuscout report` draws the last complete run of this machine without being given a file.
   if (auto why = keep_last_bench(doc_text))
-    fmt::print(stderr, "gpuscout: note: this result is not kept for `gpuscout report` ({})\n", *why);
+    fmt::print(stderr, "{}\n", trf("gpuscout: note: this result is not kept for `gpuscout report` ({})", *why));
   if (args.json) fmt::print("{}", doc_text);
   else print_text(bench::render_text(result));
   bool wrong = false;
@@ -155,7 +157,7 @@ int run(const BenchArgs& args) {
   const StopSignals signals;
   bench::BenchResult result;
   try {
-    if (options.progress) options.progress("Reading this machine's CPU, memory and GPUs");
+    if (options.progress) options.progress(tr("Reading this machine's CPU, memory and GPUs"));
     const Inventory inventory = machine_inventory(options);
     bench::throw_if_stopped();
     result = bench::run_bench(options, inventory);
@@ -173,19 +175,19 @@ int run(const BenchArgs& args) {
 }  // namespace
 
 void add_bench_command(CLI::App& app, GlobalOptions& global) {
-  auto* sub = app.add_subcommand("bench", "Measure CPU and GPU for deep-learning math against the hardware's limit");
+  auto* sub = app.add_subcommand("bench", tr("Measure CPU and GPU for deep-learning math against the hardware's limit"));
   auto args = std::make_shared<BenchArgs>();
-  sub->add_flag("--quick", args->quick, "A short run (the default): under 20 s on a small machine");
-  sub->add_flag("--full", args->full, "The full ladder of sizes and longer time budgets");
-  sub->add_option("--device", args->device, "cpu, gpu or all (default)");
-  sub->add_option("--dtype", args->dtypes, "Precisions, comma-separated: fp64,fp32,tf32,fp16,bf16,fp8");
-  sub->add_option("--size", args->size, "One matrix size N for every GEMM instead of the ladder");
-  sub->add_flag("--json", args->json, "Print the result as JSON (docs/bench.md)");
-  sub->add_option("--save", args->save, "Also write the JSON to FILE (all or nothing)");
+  sub->add_flag("--quick", args->quick, tr("A short run (the default): under 20 s on a small machine"));
+  sub->add_flag("--full", args->full, tr("The full ladder of sizes and longer time budgets"));
+  sub->add_option("--device", args->device, tr("cpu, gpu or all (default)"));
+  sub->add_option("--dtype", args->dtypes, tr("Precisions, comma-separated: fp64,fp32,tf32,fp16,bf16,fp8"));
+  sub->add_option("--size", args->size, tr("One matrix size N for every GEMM instead of the ladder"));
+  sub->add_flag("--json", args->json, tr("Print the result as JSON (docs/bench.md)"));
+  sub->add_option("--save", args->save, tr("Also write the JSON to FILE (all or nothing)"));
   sub->add_option("--timeout", args->timeout,
-                  "Seconds the GPU part may take before a hung driver is given up on (default: 3 minutes per GPU, "
-                  "10 with --full)");
-  sub->add_option("--compare", args->compare, "Put two saved results side by side: --compare A.json B.json")
+                  tr("Seconds the GPU part may take before a hung driver is given up on (default: 3 minutes per GPU, "
+                  "10 with --full)"));
+  sub->add_option("--compare", args->compare, tr("Put two saved results side by side: --compare A.json B.json"))
       ->expected(2);
   sub->callback([args, &global] { global.exit_code = run(*args); });
 }

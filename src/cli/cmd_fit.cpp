@@ -17,6 +17,7 @@
 #include "cli/options.hpp"
 #include "cli/output.hpp"
 #include "core/error.hpp"
+#include "core/i18n.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"
 #include "plan/catalogue.hpp"
@@ -60,7 +61,7 @@ uint64_t parse_context(const std::string& s) {
   } else if (const auto n = text::parse_int(t); n) {
     if (*n > 0) return static_cast<uint64_t>(*n);
   }
-  throw UsageError(fmt::format("--context '{}' is not a positive number of tokens (like 4096 or 8k)", s));
+  throw UsageError(trf("--context '{}' is not a positive number of tokens (like 4096 or 8k)", s));
 }
 
 /// The card `fit` plans for on a machine without one: the free tier of Google Colab and Kaggle (data/platforms.csv).
@@ -73,31 +74,31 @@ std::optional<catalog::Precision> precision_of(const catalog::GpuSpec& spec) {
 }
 
 std::vector<plan::GpuCapacity> gpus_from_catalogue(const std::string& name) {
-  const auto m = catalog_gpu(name, "; or give its memory: --vram 24G");
+  const auto m = catalog_gpu(name, tr("; or give its memory: --vram 24G"));
   if (m.mig_profile) {
     // A MIG slice holds only its own share of the card's memory: its profile says how much.
     if (!m.mig_memory_bytes)
-      throw UsageError(fmt::format("--gpu '{}' is a MIG slice of {} whose size is not named (like 1g.10gb): give "
+      throw UsageError(trf("--gpu '{}' is a MIG slice of {} whose size is not named (like 1g.10gb): give "
                                    "its memory with --vram", name, m.spec->name));
     return {{fmt::format("{} MIG {}", m.spec->name, *m.mig_profile), *m.mig_memory_bytes, "catalogue",
              precision_of(*m.spec)}};
   }
   if (!m.spec->memory_bytes || *m.spec->memory_bytes == 0)
-    throw UsageError(fmt::format("{} has no memory size in the GPU catalogue: give --vram 24G instead", m.spec->name));
+    throw UsageError(trf("{} has no memory size in the GPU catalogue: give --vram 24G instead", m.spec->name));
   return {{m.spec->name, *m.spec->memory_bytes, "catalogue", precision_of(*m.spec)}};
 }
 
 std::vector<plan::GpuCapacity> gpus_from_inventory(const Inventory& inv, const std::string& label) {
   auto out = plan::gpu_capacities(inv);
   if (out.empty() && !label.empty())
-    throw UsageError(fmt::format("{}: no GPU with a known memory size (give --vram 24G instead)", label));
+    throw UsageError(trf("{}: no GPU with a known memory size (give --vram 24G instead)", label));
   return out;
 }
 
 /// Hardware from the flags, or from this machine's probes when no flag names any.
 std::vector<plan::GpuCapacity> resolve_gpus(const FitOptions& o, std::vector<std::string>& notes) {
   const int sources = int(!o.vram.empty()) + int(!o.gpu.empty()) + int(!o.from.empty());
-  if (sources > 1) throw UsageError("give only one of --vram, --gpu and --from");
+  if (sources > 1) throw UsageError(tr("give only one of --vram, --gpu and --from"));
   std::vector<plan::GpuCapacity> gpus;
   if (!o.vram.empty()) {
     for (auto part : text::split(o.vram, ',')) {
@@ -112,20 +113,20 @@ std::vector<plan::GpuCapacity> resolve_gpus(const FitOptions& o, std::vector<std
     const bool no_gpu = std::ranges::none_of(inventory.gpus, [](const Gpu& g) { return !g.integrated; });
     if (gpus.empty() && o.from.empty() && no_gpu) {
       gpus = gpus_from_catalogue(kFreeGpu);
-      notes.push_back(fmt::format("no GPU on this machine: planning for the free {} ({}) of Google Colab and Kaggle; "
+      notes.push_back(trf("no GPU on this machine: planning for the free {} ({}) of Google Colab and Kaggle; "
                                   "--vram 24G, --gpu NAME or --from FILE plan for another card",
                                   gpus.front().name, units::format_bytes(gpus.front().capacity_bytes)));
     } else if (gpus.empty() && o.from.empty()) {
-      notes.push_back("no GPU with known memory found on this machine: give --vram 24G, --gpu NAME or --from FILE");
+      notes.push_back(tr("no GPU with known memory found on this machine: give --vram 24G, --gpu NAME or --from FILE"));
     }
   }
   if (o.gpus > 0) {  // 0: not given (the option's check refuses a given 0)
     if (gpus.size() == 1) {
       gpus.resize(o.gpus, gpus.front());
     } else if (!gpus.empty() && gpus.size() != o.gpus) {
-      throw UsageError(fmt::format("--gpus {} but {} GPUs were given or found", o.gpus, gpus.size()));
+      throw UsageError(trf("--gpus {} but {} GPUs were given or found", o.gpus, gpus.size()));
     } else if (gpus.empty()) {
-      throw UsageError("--gpus needs a memory size: add --vram 24G or --gpu NAME");
+      throw UsageError(tr("--gpus needs a memory size: add --vram 24G or --gpu NAME"));
     }
   }
   return gpus;
@@ -159,7 +160,7 @@ void run_fit(const FitOptions& o, GlobalOptions& global) {
     return;
   }
   const int models = int(!o.model.empty()) + int(!o.config.empty()) + int(!o.params.empty());
-  if (models > 1) throw UsageError("give only one of --model, --config and --params");
+  if (models > 1) throw UsageError(tr("give only one of --model, --config and --params"));
   std::vector<std::string> notes;
 
   plan::ModelShape shape;
@@ -173,7 +174,7 @@ void run_fit(const FitOptions& o, GlobalOptions& global) {
   } else if (!o.params.empty()) {
     const uint64_t n = usage(units::parse_count(o.params));
     if (n < 1000000 || n > 10000000000000ULL)
-      throw UsageError(fmt::format("--params {}: use 1M to 10T parameters", o.params));
+      throw UsageError(trf("--params {}: use 1M to 10T parameters", o.params));
     shape = plan::generic_shape(n);
   }
   const auto gpus = resolve_gpus(o, notes);
@@ -181,8 +182,8 @@ void run_fit(const FitOptions& o, GlobalOptions& global) {
 
   if (models == 0) {
     if (gpus.empty())
-      throw UsageError("no GPU found and no model given: give --vram 24G (or --gpu NAME, --from FILE) to see what "
-                       "fits, or --model NAME to see what a model needs");
+      throw UsageError(tr("no GPU found and no model given: give --vram 24G (or --gpu NAME, --from FILE) to see what "
+                       "fits, or --model NAME to see what a model needs"));
     const auto smallest = *std::min_element(gpus.begin(), gpus.end(), [](const auto& a, const auto& b) {
       return a.capacity_bytes < b.capacity_bytes;
     });
@@ -194,8 +195,8 @@ void run_fit(const FitOptions& o, GlobalOptions& global) {
   }
 
   auto result = usage(plan::plan_fit(shape, workload, gpus));
-  for (const auto& wmsg : warnings) fmt::print(stderr, "gpuscout: warning: {}\n", wmsg);
-  for (const auto& wmsg : result.estimate.warnings) fmt::print(stderr, "gpuscout: warning: {}\n", wmsg);
+  for (const auto& wmsg : warnings) fmt::print(stderr, "{}\n", trf("gpuscout: warning: {}", wmsg));
+  for (const auto& wmsg : result.estimate.warnings) fmt::print(stderr, "{}\n", trf("gpuscout: warning: {}", wmsg));
   // What the config reader and the hardware lookup said belongs to the plan the user sees (after its own).
   result.estimate.warnings.insert(result.estimate.warnings.end(), warnings.begin(), warnings.end());
   result.notes.insert(result.notes.end(), notes.begin(), notes.end());
@@ -207,38 +208,38 @@ void run_fit(const FitOptions& o, GlobalOptions& global) {
 }  // namespace
 
 void add_fit_command(CLI::App& app, GlobalOptions& global) {
-  auto* sub = app.add_subcommand("fit", "Does a model fit my GPU (term by term), and how big a model fits");
+  auto* sub = app.add_subcommand("fit", tr("Does a model fit my GPU (term by term), and how big a model fits"));
   auto opts = std::make_shared<FitOptions>();
-  sub->add_option("--model", opts->model, "A model from the built-in catalogue (--list-models)");
-  sub->add_option("--config", opts->config, "A Hugging Face config.json, or a model folder (safetensors for exact bytes)");
-  sub->add_option("--params", opts->params, "A generic Llama-style model of this size (7B, 770M)");
+  sub->add_option("--model", opts->model, tr("A model from the built-in catalogue (--list-models)"));
+  sub->add_option("--config", opts->config, tr("A Hugging Face config.json, or a model folder (safetensors for exact bytes)"));
+  sub->add_option("--params", opts->params, tr("A generic Llama-style model of this size (7B, 770M)"));
   sub->add_option("--vram", opts->vram,
-                  "GPU memory with its unit, or a list for several cards (24G = 24 GiB, 24GB = 24 x 10^9 bytes; 8G,32G)");
-  sub->add_option("--gpu", opts->gpu, "A GPU by name, as nvidia-smi prints it or from the catalogue (RTX 4090, A100 80GB)");
-  sub->add_option("--from", opts->from, "An inventory saved by `gpuscout info --json` on another machine");
-  sub->add_option("--gpus", opts->gpus, "Number of GPUs (with one --vram or --gpu)")->transform(whole_number(1, 4096));
-  sub->add_option("--mode", opts->mode, "infer, train, lora or qlora")->capture_default_str();
+                  tr("GPU memory with its unit, or a list for several cards (24G = 24 GiB, 24GB = 24 x 10^9 bytes; 8G,32G)"));
+  sub->add_option("--gpu", opts->gpu, tr("A GPU by name, as nvidia-smi prints it or from the catalogue (RTX 4090, A100 80GB)"));
+  sub->add_option("--from", opts->from, tr("An inventory saved by `gpuscout info --json` on another machine"));
+  sub->add_option("--gpus", opts->gpus, tr("Number of GPUs (with one --vram or --gpu)"))->transform(whole_number(1, 4096));
+  sub->add_option("--mode", opts->mode, tr("infer, train, lora or qlora"))->capture_default_str();
   sub->add_option("--dtype", opts->dtype,
-                  "Weights: fp32 fp16 bf16 fp8 int8 int4 nf4, or GGUF q8_0 q6_k q5_k_m q4_k_m q4_0 q3_k_m q2_k ...");
-  sub->add_option("--context", opts->context, "Tokens per sequence (default 4096 inference, 2048 training; 8k = 8192)");
+                  tr("Weights: fp32 fp16 bf16 fp8 int8 int4 nf4, or GGUF q8_0 q6_k q5_k_m q4_k_m q4_0 q3_k_m q2_k ..."));
+  sub->add_option("--context", opts->context, tr("Tokens per sequence (default 4096 inference, 2048 training; 8k = 8192)"));
   sub->add_option("--batch", opts->batch,
-                  "Sequences (images) per GPU, the micro-batch (default 1; vision models: the batch a course uses)")
+                  tr("Sequences (images) per GPU, the micro-batch (default 1; vision models: the batch a course uses)"))
       ->transform(whole_number(1, 1ULL << 20));
-  sub->add_option("--optimizer", opts->optimizer, "adamw, adamw8bit, sgd or adafactor")->capture_default_str();
+  sub->add_option("--optimizer", opts->optimizer, tr("adamw, adamw8bit, sgd or adafactor"))->capture_default_str();
   sub->add_option("--convention", opts->convention,
-                  "Bytes per parameter for mixed-precision training: zero (16, ZeRO paper), hf (18, HF Trainer AMP), "
-                  "pure (8, bf16 states)")
+                  tr("Bytes per parameter for mixed-precision training: zero (16, ZeRO paper), hf (18, HF Trainer AMP), "
+                  "pure (8, bf16 states)"))
       ->capture_default_str();
-  sub->add_flag("--grad-checkpointing", opts->grad_checkpointing, "Recompute activations in the backward pass");
-  sub->add_option("--lora-rank", opts->lora_rank, "LoRA rank")
+  sub->add_flag("--grad-checkpointing", opts->grad_checkpointing, tr("Recompute activations in the backward pass"));
+  sub->add_option("--lora-rank", opts->lora_rank, tr("LoRA rank"))
       ->capture_default_str()
       ->transform(whole_number(1, 65536));
-  sub->add_option("--lora-targets", opts->lora_targets, "LoRA target modules: q,k,v,o,gate,up,down or all")
+  sub->add_option("--lora-targets", opts->lora_targets, tr("LoRA target modules: q,k,v,o,gate,up,down or all"))
       ->capture_default_str();
-  sub->add_option("--strategy", opts->strategy, "Several GPUs: ddp zero1 zero2 zero3 fsdp tp pp");
-  sub->add_option("--kv-dtype", opts->kv_dtype, "KV cache type: fp16 (default), fp8, int8, q4_0, fp32");
-  sub->add_flag("--json", opts->json, "Print JSON (docs/fit.md)");
-  sub->add_flag("--list-models", opts->list_models, "List the built-in model catalogue");
+  sub->add_option("--strategy", opts->strategy, tr("Several GPUs: ddp zero1 zero2 zero3 fsdp tp pp"));
+  sub->add_option("--kv-dtype", opts->kv_dtype, tr("KV cache type: fp16 (default), fp8, int8, q4_0, fp32"));
+  sub->add_flag("--json", opts->json, tr("Print JSON (docs/fit.md)"));
+  sub->add_flag("--list-models", opts->list_models, tr("List the built-in model catalogue"));
   sub->callback([opts, &global] { run_fit(*opts, global); });
 }
 

@@ -17,6 +17,7 @@
 #include "cli/state.hpp"
 #include "cli/usage.hpp"
 #include "core/error.hpp"
+#include "core/i18n.hpp"
 #include "diagnose/diagnose.hpp"
 #include "os/system.hpp"
 #include "plan/catalogue.hpp"
@@ -57,34 +58,34 @@ report::BenchRun load_run(const std::string& path, std::string_view option) {
 }
 
 std::string collected_at(const bench::BenchResult& result) {
-  return result.collected_at.empty() ? std::string("at an unknown time") : result.collected_at;
+  return result.collected_at.empty() ? std::string(tr("at an unknown time")) : result.collected_at;
 }
 
 /// --bench, else the last complete `bench` of this machine (never for --from: that is another machine).
 std::optional<report::BenchRun> find_bench(const ReportOptions& o, std::string& source) {
   if (!o.bench.empty()) {
     auto run = load_run(o.bench, "--bench");
-    source = fmt::format("Benchmark from {}, collected {}.", run.label,
+    source = trf("Benchmark from {}, collected {}.", run.label,
                          collected_at(run.result));
     return run;
   }
   if (!o.from.empty()) {
-    source = "No benchmark: with --from, pass that machine's saved `gpuscout bench --save FILE` as --bench FILE.";
+    source = tr("No benchmark: with --from, pass that machine's saved `gpuscout bench --save FILE` as --bench FILE.");
     return std::nullopt;
   }
   const auto last = last_bench_path();
   std::error_code ec;
   if (!last || !std::filesystem::exists(*last, ec)) {
-    source = "No benchmark yet on this machine: run `gpuscout bench` (about 20 s), then this report again.";
+    source = tr("No benchmark yet on this machine: run `gpuscout bench` (about 20 s), then this report again.");
     return std::nullopt;
   }
   auto result = bench::load_bench_file(*last);
   if (!result) {
-    source = "The last benchmark could not be read (" + result.error().message + "): run `gpuscout bench` again.";
+    source = trf("The last benchmark could not be read ({}): run `gpuscout bench` again.", result.error().message);
     return std::nullopt;
   }
-  report::BenchRun run{"this machine", std::move(*result)};
-  source = fmt::format("The last `gpuscout bench` of this machine, collected {}.", collected_at(run.result));
+  report::BenchRun run{tr("this machine"), std::move(*result)};
+  source = trf("The last `gpuscout bench` of this machine, collected {}.", collected_at(run.result));
   return run;
 }
 
@@ -93,7 +94,7 @@ std::optional<report::BenchRun> find_bench(const ReportOptions& o, std::string& 
 std::string bench_mismatch(const bench::BenchResult& result, const Inventory& inv) {
   std::vector<std::string> differ;
   const std::string cpu = result.cpu ? result.cpu->facts.model : std::string();
-  if (!cpu.empty() && inv.cpu.model && cpu != *inv.cpu.model) differ.push_back(fmt::format("its CPU is {}", cpu));
+  if (!cpu.empty() && inv.cpu.model && cpu != *inv.cpu.model) differ.push_back(trf("its CPU is {}", cpu));
   std::vector<std::string> bench_gpus, inv_gpus;
   for (const auto& g : result.gpus)
     if (!g.name.empty()) bench_gpus.push_back(g.name);
@@ -102,9 +103,9 @@ std::string bench_mismatch(const bench::BenchResult& result, const Inventory& in
   std::sort(bench_gpus.begin(), bench_gpus.end());
   std::sort(inv_gpus.begin(), inv_gpus.end());
   if (!bench_gpus.empty() && bench_gpus != inv_gpus)
-    differ.push_back(fmt::format("its GPUs are {}", fmt::join(bench_gpus, ", ")));
+    differ.push_back(trf("its GPUs are {}", fmt::format("{}", fmt::join(bench_gpus, ", "))));
   if (differ.empty()) return {};
-  return fmt::format(" It does not look like this machine: {}.", fmt::join(differ, "; "));
+  return trf(" It does not look like this machine: {}.", fmt::format("{}", fmt::join(differ, "; ")));
 }
 
 /// Legend labels: file names, with their folder when two files share a name.
@@ -118,7 +119,7 @@ void unique_labels(std::vector<report::BenchRun>& runs, const std::vector<std::s
 }
 
 std::optional<plan::ModelShape> chosen_model(const ReportOptions& o) {
-  if (!o.model.empty() && !o.config.empty()) throw UsageError("give only one of --model and --config");
+  if (!o.model.empty() && !o.config.empty()) throw UsageError(tr("give only one of --model and --config"));
   if (!o.model.empty()) return usage(plan::find_model(o.model), "--model").shape;
   if (!o.config.empty()) return usage(plan::load_hf_config(o.config), "--config").shape;
   return std::nullopt;
@@ -139,9 +140,9 @@ void write_output(const std::string& path, const std::string& text, std::string_
 void run_report(const ReportOptions& o) {
   // Every input is checked before the slow work, so a typo costs nothing and leaves nothing behind.
   if (!o.html.empty() && o.markdown && *o.markdown == o.html)
-    throw UsageError("--html and --markdown name the same file");
+    throw UsageError(tr("--html and --markdown name the same file"));
   if (!o.compare.empty() && o.compare.size() < 2)
-    throw UsageError("--compare takes two or more saved benchmark files (gpuscout bench --save FILE)");
+    throw UsageError(tr("--compare takes two or more saved benchmark files (gpuscout bench --save FILE)"));
   std::vector<report::BenchRun> compare;
   for (const auto& path : o.compare) compare.push_back(load_run(path, "--compare"));
   unique_labels(compare, o.compare);
@@ -181,8 +182,8 @@ void run_report(const ReportOptions& o) {
   if (o.html.empty()) return;
 
   report::HtmlInput in;
-  in.inventory_source = o.from.empty() ? std::string("Probed on this machine") : "Read from " +
-                        std::filesystem::path(o.from).filename().string();
+  in.inventory_source = o.from.empty() ? std::string(tr("Probed on this machine"))
+                                      : trf("Read from {}", std::filesystem::path(o.from).filename().string());
   in.verdict = std::move(verdict);
   in.bench = std::move(bench);
   in.bench_source = bench_source;
@@ -193,49 +194,49 @@ void run_report(const ReportOptions& o) {
     in.advice = advise::advise(request, catalog::gpus(), *offers, &inventory);
     in.advice->rates_date = rates.date;
   } else {
-    in.advice_error = "No advice: " + offers.error().message;
+    in.advice_error = trf("No advice: {}", offers.error().message);
   }
   in.generated_at = os::utc_now_iso8601();
   in.nonce = make_nonce();
   in.inventory = std::move(inventory);
   write_output(o.html, report::render_html(in), "--html");
-  std::fprintf(stderr, "gpuscout: report written to %s\n", o.html.c_str());
+  fmt::print(stderr, "{}\n", trf("gpuscout: report written to {}", o.html));
 }
 
 }  // namespace
 
 void add_report_command(CLI::App& app, GlobalOptions& global) {
-  auto* sub = app.add_subcommand("report", "One page to look at (--html FILE) or one block to paste in a forum "
-                                           "or issue (--markdown, the default)");
+  auto* sub = app.add_subcommand("report", tr("One page to look at (--html FILE) or one block to paste in a forum "
+                                           "or issue (--markdown, the default)"));
   auto o = std::make_shared<ReportOptions>();
-  sub->add_option("--html", o->html, "Write a self-contained HTML report (charts, no network) to FILE")
+  sub->add_option("--html", o->html, tr("Write a self-contained HTML report (charts, no network) to FILE"))
       ->type_name("FILE");
-  sub->add_option("--markdown", o->markdown, "Print the paste-into-an-issue block (or write it to FILE)")
+  sub->add_option("--markdown", o->markdown, tr("Print the paste-into-an-issue block (or write it to FILE)"))
       ->expected(0, 1)
       ->default_str("")
       ->type_name("[FILE]");
-  sub->add_option("--from", o->from, "Describe another machine: a saved `gpuscout info --json`")
+  sub->add_option("--from", o->from, tr("Describe another machine: a saved `gpuscout info --json`"))
       ->type_name("FILE");
-  auto* no_python = sub->add_flag("--no-python", o->no_python, "Skip the Python/PyTorch probe");
+  auto* no_python = sub->add_flag("--no-python", o->no_python, tr("Skip the Python/PyTorch probe"));
   add_python_option(*sub, o->python, no_python);
   o->timeout = sub->add_option("--timeout", o->timeout_s,
-                               "Seconds before a hung probe is cut off (drivers: 5 by default; Python: 30, or "
-                               "GPUSCOUT_PYTHON_TIMEOUT)")
+                               tr("Seconds before a hung probe is cut off (drivers: 5 by default; Python: 30, or "
+                               "GPUSCOUT_PYTHON_TIMEOUT)"))
                    ->check(finite_number(0.1, 120.0));
-  sub->add_option("--bench", o->bench, "A saved `gpuscout bench --save FILE` (default: this machine's last bench)")
+  sub->add_option("--bench", o->bench, tr("A saved `gpuscout bench --save FILE` (default: this machine's last bench)"))
       ->type_name("FILE");
-  sub->add_option("--compare", o->compare, "Saved benchmark files to draw side by side: --compare A.json B.json ...")
+  sub->add_option("--compare", o->compare, tr("Saved benchmark files to draw side by side: --compare A.json B.json ..."))
       ->type_name("FILE");
-  sub->add_option("--model", o->model, "Model for the memory plan, from the fit catalogue (default: chosen for the GPU)")
+  sub->add_option("--model", o->model, tr("Model for the memory plan, from the fit catalogue (default: chosen for the GPU)"))
       ->type_name("NAME");
-  sub->add_option("--config", o->config, "Model for the memory plan: a Hugging Face config.json or model folder")
+  sub->add_option("--config", o->config, tr("Model for the memory plan: a Hugging Face config.json or model folder"))
       ->type_name("PATH");
-  sub->add_option("--budget", o->budget, "Budget for the buying advice: 1500, 7000CNY, 900EUR")
+  sub->add_option("--budget", o->budget, tr("Budget for the buying advice: 1500, 7000CNY, 900EUR"))
       ->type_name("MONEY");
-  sub->add_option("--goal", o->goal, "learn | build | research | llm (default learn)")
+  sub->add_option("--goal", o->goal, tr("learn | build | research | llm (default learn)"))
       ->type_name("GOAL");
   sub->add_flag("--include-private", o->include_private,
-                "Keep the host name, user name, home paths and GPU UUIDs (left out by default)");
+                tr("Keep the host name, user name, home paths and GPU UUIDs (left out by default)"));
   sub->callback([o, &global] {
     ReportOptions opts = *o;
     if (opts.html.empty() && !opts.markdown) opts.markdown = std::string();  // plain `report`: the block

@@ -1,6 +1,7 @@
 #include "cli/inventory_source.hpp"
 
 #include "core/error.hpp"
+#include "core/i18n.hpp"
 #include "inventory/json.hpp"
 #include "probe/probe.hpp"
 

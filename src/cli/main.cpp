@@ -76,10 +76,21 @@ void choose_language(const std::vector<std::string>& args) {
   i18n::Language wanted = i18n::from_environment([](const char* name) { return std::getenv(name); });
   if (flag) {
     const auto parsed = i18n::parse_language(*flag);
-    if (!parsed) throw UsageError(fmt::format("--lang '{}': use zh (中文) or en (English)", *flag));
+    if (!parsed) throw UsageError(trf("--lang '{}': use zh (中文) or en (English)", *flag));
     wanted = *parsed;
   }
   i18n::use(wanted);
+}
+
+/// CLI11's own words in --help (its labels and the help flag's line), in the user's language. Subcommands share
+/// the formatter and copy the help flag, so setting them on the main app before the commands are added is enough.
+void translate_help_labels(CLI::App& app) {
+  app.option_defaults()->group(tr("Options"));
+  app.set_help_flag("-h,--help", tr("Print this help message and exit"));
+  const auto& f = app.get_formatter();
+  for (const char* label : {N_("Usage"), N_("OPTIONS"), N_("SUBCOMMAND"), N_("SUBCOMMANDS"), N_("REQUIRED"),
+                            N_("Needs"), N_("Excludes"), N_("Positionals")})
+    f->label(label, tr(label));
 }
 
 }  // namespace
@@ -89,22 +100,27 @@ int main(int argc, char** argv) {
   try {
     choose_language(std::vector<std::string>(argv + 1, argv + argc));
   } catch (const UsageError& e) {
-    fmt::print(stderr, "gpuscout: error: {}\n", e.what());
+    fmt::print(stderr, "{}\n", trf("gpuscout: error: {}", e.what()));
     return 2;
   }
-  CLI::App app{"gpuscout: your machine for deep learning: what you have, whether PyTorch can use it, how fast it is,\n"
-               "what model fits, and what to buy or rent. With no command, runs `doctor`.", "gpuscout"};
-  const CLI::Option* version = app.set_version_flag("--version", std::string("gpuscout ") + GPUSCOUT_VERSION);
+  CLI::App app{tr("gpuscout: your machine for deep learning: what you have, whether PyTorch can use it, how fast it "
+                  "is,\nwhat model fits, and what to buy or rent. With no command, runs `doctor`."),
+               "gpuscout"};
+  translate_help_labels(app);
+  const CLI::Option* version = app.set_version_flag("--version", std::string("gpuscout ") + GPUSCOUT_VERSION,
+                                                     tr("Display program version information and exit"));
   cli::GlobalOptions global;
   // The folder is checked with the tables in it (check_data_override), the same way for GPUSCOUT_DATA_DIR.
   app.add_option("--data", global.data_dir,
-                 "Folder of data tables (CSV) that replace the built-in ones, file by file (also GPUSCOUT_DATA_DIR)");
+                 tr("Folder of data tables (CSV) that replace the built-in ones, file by file (also "
+                    "GPUSCOUT_DATA_DIR)"));
   std::string lang_flag;  // read by choose_language before parsing; declared so that --help shows it
   app.add_option("--lang", lang_flag, tr("Language of the output: zh (中文) or en; default from LANGUAGE, LC_ALL, "
                                          "LC_MESSAGES, LANG"));
   app.require_subcommand(0, 1);
   app.fallthrough();
   for (const auto& entry : cli::kCommands) entry.add(app, global);
+  for (CLI::App* sub : app.get_subcommands({})) sub->group(tr("Subcommands"));
   cli::refuse_empty_values(app);  // every option, every command: "--vram " is an error, not "not given"
   app.parse_complete_callback([&] {
     if (!global.data_dir.empty()) core::set_data_dir(global.data_dir);
@@ -123,16 +139,16 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   } catch (const UsageError& e) {
     std::fflush(stdout);
-    fmt::print(stderr, "gpuscout: error: {}\n", e.what());
+    fmt::print(stderr, "{}\n", trf("gpuscout: error: {}", e.what()));
     return 2;
   } catch (const std::exception& e) {
     std::fflush(stdout);
-    fmt::print(stderr, "gpuscout: internal error: {}\n", e.what());
+    fmt::print(stderr, "{}\n", trf("gpuscout: internal error: {}", e.what()));
     return 1;
   }
   // A full disk or a closed pipe behind stdout must not look like success (as coreutils' close_stdout).
   if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-    fmt::print(stderr, "gpuscout: error: cannot write the output: {}\n", std::strerror(errno ? errno : EIO));
+    fmt::print(stderr, "{}\n", trf("gpuscout: error: cannot write the output: {}", std::strerror(errno ? errno : EIO)));
     return 2;
   }
   return global.exit_code;

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "core/i18n.hpp"
 #include "os/system.hpp"
 
 namespace gpuscout::cli {
@@ -32,7 +33,7 @@ std::optional<std::string> last_bench_path() {
 
 std::optional<std::string> keep_last_bench(std::string_view json_text) {
   const auto dir = state_dir();
-  if (!dir) return std::string("no state folder: neither GPUSCOUT_STATE_DIR, XDG_STATE_HOME nor HOME is set");
+  if (!dir) return std::string(tr("no state folder: neither GPUSCOUT_STATE_DIR, XDG_STATE_HOME nor HOME is set"));
   std::error_code ec;
   std::filesystem::create_directories(*dir, ec);
   if (ec) return *dir + ": " + ec.message();

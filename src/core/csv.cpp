@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.hpp"
 #include "core/text.hpp"
 
 namespace gpuscout::csv {
@@ -30,7 +31,7 @@ Result<void> Table::require_columns(const std::vector<std::string>& names) const
   for (const auto& n : names)
     if (!column(n)) missing.push_back(n);
   if (missing.empty()) return {};
-  return fail(fmt::format("{}:{}:{}: missing column(s) {} in the header line", source_, header_at_.line,
+  return fail(trf("{}:{}:{}: missing column(s) {} in the header line", source_, header_at_.line,
                           header_at_.column, text::join(missing, ", ")));
 }
 
@@ -56,7 +57,7 @@ class Parser {
     for (size_t i = 0; i < text.size(); ++i) {
       const char c = text[i];
       if (c == '\0')
-        return fail(fmt::format("{}:{}:{}: a NUL byte: this is not a text table (CSV)", source_, line_, column_));
+        return fail(trf("{}:{}:{}: a NUL byte: this is not a text table (CSV)", source_, line_, column_));
       if (in_quotes_) {
         quoted_char(text, i);
       } else if (auto ok = plain_char(text, i); !ok) {
@@ -65,7 +66,7 @@ class Parser {
       // Columns count characters, not the continuation bytes of UTF-8 sequences.
       if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++column_;
     }
-    if (in_quotes_) return fail(fmt::format("{}:{}:{}: a quoted cell is never closed", source_, start_.line, start_.column));
+    if (in_quotes_) return fail(trf("{}:{}:{}: a quoted cell is never closed", source_, start_.line, start_.column));
     if (!cell_.empty() || !current_.cells.empty() || cell_was_quoted_) end_record();
     return std::move(records_);
   }
@@ -92,7 +93,7 @@ class Parser {
     const char c = text[i];
     if (c == '"') {
       if (!cell_.empty() || cell_was_quoted_)
-        return fail(fmt::format("{}:{}:{}: a quote inside an unquoted cell (quote the whole cell and double inner quotes)",
+        return fail(trf("{}:{}:{}: a quote inside an unquoted cell (quote the whole cell and double inner quotes)",
                                 source_, line_, column_));
       in_quotes_ = true;
       cell_was_quoted_ = true;
@@ -108,7 +109,7 @@ class Parser {
       column_ = 0;
       start_ = {line_, 1};
     } else {
-      if (cell_was_quoted_) return fail(fmt::format("{}:{}:{}: text after a closing quote", source_, line_, column_));
+      if (cell_was_quoted_) return fail(trf("{}:{}:{}: text after a closing quote", source_, line_, column_));
       cell_ += c;
       record_empty_ = false;
     }
@@ -152,7 +153,7 @@ Result<Table> parse(std::string_view text, std::string source) {
   if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // UTF-8 byte order mark from spreadsheet exports
   auto records = Parser(source).run(text);
   if (!records) return std::unexpected(records.error());
-  if (records->empty()) return fail(fmt::format("{}:1:1: empty file (expected a header line)", source));
+  if (records->empty()) return fail(trf("{}:1:1: empty file (expected a header line)", source));
   std::vector<std::string> header;
   for (auto& h : records->front().cells) header.emplace_back(text::trim(h));
   std::vector<Row> rows;
@@ -161,7 +162,7 @@ Result<Table> parse(std::string_view text, std::string source) {
     if (rec.cells.size() != header.size()) {
       // Point at the first surplus cell, or at the last cell of a short row.
       const Position at = rec.positions[std::min(rec.cells.size(), header.size() + 1) - 1];
-      return fail(fmt::format("{}:{}:{}: {} cells where the header has {}", source, at.line, at.column,
+      return fail(trf("{}:{}:{}: {} cells where the header has {}", source, at.line, at.column,
                               rec.cells.size(), header.size()));
     }
     rows.push_back(Row{rec.positions.front().line, std::move(rec.cells), std::move(rec.positions)});
@@ -204,7 +205,7 @@ bool is_date(std::string_view s, bool month_enough) {
 
 std::string_view CellReader::raw(std::string_view column, Need need) {
   const auto value = text::trim(table_.cell(row_, column));
-  if (value.empty() && need == Need::required) fail(column, "is empty; it must be filled in");
+  if (value.empty() && need == Need::required) fail(column, tr("is empty; it must be filled in"));
   return value;
 }
 
@@ -228,7 +229,7 @@ std::optional<double> CellReader::number(std::string_view column, double min, do
   const auto v = text::parse_double(value);
   // NaN fails both comparisons, so it is refused with the infinities.
   if (!v || !std::isfinite(*v) || !(*v >= min && *v <= max)) {
-    fail(column, fmt::format("is not a number from {} to {}", bound(min), bound(max)));
+    fail(column, trf("is not a number from {} to {}", bound(min), bound(max)));
     return std::nullopt;
   }
   return v;
@@ -239,7 +240,7 @@ std::optional<uint64_t> CellReader::whole(std::string_view column, uint64_t min,
   if (value.empty()) return std::nullopt;
   const auto v = text::parse_uint(value);
   if (!v || *v < min || *v > max) {
-    fail(column, fmt::format("is not a whole number from {} to {}", min, max));
+    fail(column, trf("is not a whole number from {} to {}", min, max));
     return std::nullopt;
   }
   return static_cast<uint64_t>(*v);
@@ -251,7 +252,7 @@ std::optional<Version> CellReader::version(std::string_view column, size_t min_p
   if (value.empty()) return std::nullopt;
   auto v = Version::parse(value);
   if (!v || !v->suffix().empty() || v->parts().size() < min_parts || v->parts().size() > max_parts) {
-    fail(column, fmt::format("is not a version like {}", example));
+    fail(column, trf("is not a version like {}", example));
     return std::nullopt;
   }
   return v;
@@ -261,7 +262,7 @@ std::string CellReader::date(std::string_view column, bool month_enough, Need ne
   const auto value = raw(column, need);
   if (value.empty()) return {};
   if (!is_date(value, month_enough)) {
-    fail(column, month_enough ? "is not a date like 2025-04 or 2025-04-23" : "is not a date like 2025-04-23");
+    fail(column, month_enough ? tr("is not a date like 2025-04 or 2025-04-23") : tr("is not a date like 2025-04-23"));
     return {};
   }
   return std::string(value);
@@ -272,7 +273,7 @@ std::string CellReader::one_of(std::string_view column, std::initializer_list<st
   for (const auto a : allowed)
     if (value == a) return std::string(value);
   std::vector<std::string> names(allowed.begin(), allowed.end());
-  fail(column, fmt::format("is not one of {}", text::join(names, ", ")));
+  fail(column, trf("is not one of {}", text::join(names, ", ")));
   return {};
 }
 

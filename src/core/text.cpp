@@ -1,6 +1,7 @@
 #include "core/text.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
@@ -172,28 +173,115 @@ std::string clean_utf8(std::string_view s) {
   return out;
 }
 
+namespace {
+
+/// The code point at s[i] (advancing i), or U+FFFD for a broken sequence (clean_utf8 ran before on outside text).
+char32_t next_code_point(std::string_view s, size_t& i) {
+  const auto b = static_cast<unsigned char>(s[i]);
+  const size_t len = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 1;
+  if (len == 1 || i + len > s.size()) {
+    ++i;
+    return b < 0x80 ? b : 0xFFFD;
+  }
+  char32_t cp = b & (0x7F >> len);
+  for (size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+  i += len;
+  return cp;
+}
+
+bool wide(char32_t cp) {
+  return (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF) || (cp >= 0xAC00 && cp <= 0xD7A3) ||
+         (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
+         (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x20000 && cp <= 0x3FFFD);
+}
+
+}  // namespace
+
 std::vector<uint32_t> code_points(std::string_view s) {
   std::vector<uint32_t> out;
-  for (size_t i = 0; i < s.size();) {
-    const auto b = static_cast<unsigned char>(s[i]);
-    const size_t n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 1;
-    uint32_t cp = n == 1 ? b : b & (0x7Fu >> n);
-    for (size_t k = 1; k < n && i + k < s.size(); ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3Fu);
-    out.push_back(cp);
-    i += n;
-  }
+  for (size_t i = 0; i < s.size();) out.push_back(static_cast<uint32_t>(next_code_point(s, i)));
   return out;
 }
 
 size_t display_width(std::string_view s) {
   size_t width = 0;
-  for (const uint32_t cp : code_points(s)) {
-    const bool wide = (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF) ||
-                      (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
-                      (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) || (cp >= 0xFFE0 && cp <= 0xFFE6);
-    width += wide ? 2 : 1;
-  }
+  for (size_t i = 0; i < s.size();) width += wide(next_code_point(s, i)) ? 2 : 1;
   return width;
+}
+
+std::string wrap(std::string_view s, size_t width, std::string_view indent, std::optional<size_t> start_column) {
+  // Pieces that stay whole: a run of non-space narrow characters (a word, a command), or one wide character.
+  std::vector<std::pair<std::string_view, bool>> pieces;  // text, space before it
+  bool space = false;
+  for (size_t i = 0; i < s.size();) {
+    const size_t start = i;
+    const char32_t cp = next_code_point(s, i);
+    if (cp == ' ' || cp == '\n' || cp == '\t') {
+      space = true;
+      continue;
+    }
+    const size_t close = cp == '`' ? s.find('`', i) : std::string_view::npos;
+    if (close != std::string_view::npos) {
+      i = close + 1;  // a `command` in the text stays on one line
+    } else if (!wide(cp))
+      while (i < s.size()) {
+        size_t j = i;
+        const char32_t c = next_code_point(s, j);
+        if (c == ' ' || c == '\n' || c == '\t' || wide(c)) break;
+        i = j;
+      }
+    pieces.emplace_back(s.substr(start, i - start), space);
+    space = false;
+  }
+  std::string out;
+  const size_t indent_width = display_width(indent);
+  size_t column = start_column.value_or(indent_width);  // the first line's prefix is the caller's
+  bool line_empty = true;
+  size_t last_at = 0;         // where the line's last piece (with the space before it) starts in `out`
+  size_t last_width = 0;      // its width, with the punctuation that clings to it
+  bool last_opens_line = true;
+  // Chinese closing punctuation never starts a line: it clings to the piece before it, and takes that piece to the
+  // next line when the two do not fit.
+  static constexpr std::string_view kNoLineStart[] = {"，", "。", "：", "；", "）", "、", "！", "？", "」", "》"};
+  for (const auto& [piece, space_before] : pieces) {
+    const size_t w = display_width(piece);
+    const bool clings = !line_empty && !space_before && std::ranges::find(kNoLineStart, piece) != std::end(kNoLineStart);
+    if (clings) {
+      if (column + w > width && !last_opens_line) {
+        const std::string carried(text::trim(std::string_view(out).substr(last_at)));
+        out.resize(last_at);
+        out += "\n";
+        out += indent;
+        last_at = out.size();
+        out += carried;
+        column = indent_width + last_width;
+        last_opens_line = true;
+      }
+      out += piece;
+      column += w;
+      last_width += w;
+      continue;
+    }
+    size_t gap = !line_empty && space_before ? 1 : 0;
+    if (!line_empty && column + gap + w > width) {
+      out += "\n";
+      out += indent;
+      column = indent_width;
+      line_empty = true;
+      gap = 0;
+    }
+    last_at = out.size();
+    last_opens_line = line_empty;
+    if (gap) {
+      out += ' ';
+      column += 1;
+    }
+    out += piece;
+    column += w;
+    last_width = w;
+    line_empty = false;
+  }
+  return out + "\n";
 }
 
 }  // namespace gpuscout::text

@@ -26,6 +26,14 @@ inline constexpr long long kMaxCpus = 65536;
 std::optional<std::vector<int>> parse_cpu_list(std::string_view s);
 /// Joins with a separator.
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
+
+/// Columns a UTF-8 text takes on a terminal: CJK ideographs, kana, Hangul and full-width forms count two.
+size_t display_width(std::string_view s);
+/// Wraps `s` to lines of at most `width` columns (a word longer than that keeps its own line), breaking at spaces
+/// and between CJK characters; every line after the first starts with `indent`. Lines end with '\n'. The first line
+/// starts at `start_column` (what the caller printed before it), by default as wide as the indent.
+std::string wrap(std::string_view s, size_t width, std::string_view indent,
+                 std::optional<size_t> start_column = std::nullopt);
 /// Returns `s` with every invalid UTF-8 sequence replaced by U+FFFD (one per maximal invalid subpart, as
 /// Unicode 15 section 3.9 recommends), and NUL and other C0 control characters except tab/newline removed.
 /// Every string from firmware, drivers, files or a child process goes through this where it enters, so the
@@ -34,8 +42,5 @@ std::string clean_utf8(std::string_view s);
 /// The code points of UTF-8 text; clean it first (clean_utf8): an invalid byte yields some code point, never a read
 /// past the end.
 std::vector<uint32_t> code_points(std::string_view s);
-/// The columns a terminal gives the text: two for East Asian wide characters (CJK, Hangul, full-width forms), one
-/// for the rest, so Chinese lines up in tables.
-size_t display_width(std::string_view s);
 
 }  // namespace gpuscout::text

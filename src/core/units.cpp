@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "core/i18n.hpp"
 #include "core/text.hpp"
 
 namespace gpuscout::units {
@@ -27,16 +28,16 @@ Result<Split> split_number(std::string_view original, std::string_view what) {
   }
   const auto number = text::parse_double(s.substr(0, i));
   if (!number)
-    return fail(fmt::format("'{}' is not a {}: expected a number with an optional unit, like {}", original, what,
+    return fail(trf("'{}' is not a {}: expected a number with an optional unit, like {}", original, tr(what),
                             what == "size" ? "24G or 512MiB" : "7B or 770M"));
   if (!std::isfinite(*number) || *number <= 0)
-    return fail(fmt::format("'{}' is not a valid {}: it must be greater than zero", original, what));
+    return fail(trf("'{}' is not a valid {}: it must be greater than zero", original, tr(what)));
   return Split{*number, std::string(text::trim(s.substr(i)))};
 }
 
 Result<uint64_t> checked(double value, std::string_view original, std::string_view what) {
-  if (value >= 1.8e19) return fail(fmt::format("'{}' is too large for a {}", original, what));
-  if (value < 1) return fail(fmt::format("'{}' is less than one unit: not a valid {}", original, what));
+  if (value >= 1.8e19) return fail(trf("'{}' is too large for a {}", original, tr(what)));
+  if (value < 1) return fail(trf("'{}' is less than one unit: not a valid {}", original, tr(what)));
   return static_cast<uint64_t>(std::llround(value));
 }
 
@@ -59,34 +60,34 @@ std::string without(std::string_view s, char c) {
 
 /// The amount with its separators resolved to plain "1500.00" (digits, at most one dot), or why it is refused.
 Result<std::string> plain_amount(std::string_view s, std::string_view original) {
-  const auto bad = [&](std::string_view why) { return fail(fmt::format("'{}' is not an amount: {}", original, why)); };
+  const auto bad = [&](std::string_view why) { return fail(trf("'{}' is not an amount: {}", original, why)); };
   if (const auto comma = s.rfind(','); comma != std::string_view::npos) {
     const auto whole = s.substr(0, comma), cents = s.substr(comma + 1);
     if (cents.size() == 2 && all_digits(cents)) {  // a decimal comma: "1500,00", "1.500,00"
       if (all_digits(whole) || grouped(whole, '.')) return without(whole, '.') + "." + std::string(cents);
-      return bad("before a decimal comma, write the whole part as 1500 or 1.500 (like 1500,00 or 1.500,00)");
+      return bad(tr("before a decimal comma, write the whole part as 1500 or 1.500 (like 1500,00 or 1.500,00)"));
     }
     const auto dot = s.find('.');  // commas grouping thousands: "1,500", "12,345.50"
     const auto int_part = s.substr(0, dot);
     const auto frac = dot == std::string_view::npos ? std::string_view("0") : s.substr(dot + 1);
     if (grouped(int_part, ',') && all_digits(frac)) return without(int_part, ',') + "." + std::string(frac);
-    return bad("a comma groups exactly three digits (1,500 or 12,345.50) or is followed by two decimals (1500,00)");
+    return bad(tr("a comma groups exactly three digits (1,500 or 12,345.50) or is followed by two decimals (1500,00)"));
   }
   if (std::count(s.begin(), s.end(), '.') > 1) {
     if (grouped(s, '.')) return without(s, '.');
-    return bad("dots group exactly three digits (1.500.000)");
+    return bad(tr("dots group exactly three digits (1.500.000)"));
   }
   const auto dot = s.find('.');
   if (dot == std::string_view::npos) {
     if (all_digits(s)) return std::string(s);
-    return bad("expected a number, like 1500, 1,500.50 or 1.500,00");
+    return bad(tr("expected a number, like 1500, 1,500.50 or 1.500,00"));
   }
   const auto whole = s.substr(0, dot), frac = s.substr(dot + 1);
-  if (!all_digits(whole) || !all_digits(frac)) return bad("expected a number, like 1500, 1,500.50 or 1.500,00");
+  if (!all_digits(whole) || !all_digits(frac)) return bad(tr("expected a number, like 1500, 1,500.50 or 1.500,00"));
   // "1.500": one and a half in English, fifteen hundred in German; "0.150" can only be the first.
   if (frac.size() == 3 && whole != "0") {
     const auto fraction = frac.substr(0, frac.find_last_not_of('0') + 1);
-    return bad(fmt::format("it could be {} or {}{}: write it without the dot, or with two decimals", without(s, '.'),
+    return bad(trf("it could be {} or {}{}: write it without the dot, or with two decimals", without(s, '.'),
                            whole, fraction.empty() ? "" : "." + std::string(fraction)));
   }
   return std::string(s);
@@ -101,12 +102,12 @@ Result<double> parse_amount(std::string_view original) {
   auto plain = plain_amount(s, original);
   if (!plain) return std::unexpected(plain.error());
   const auto value = text::parse_double(*plain);
-  if (!value || !std::isfinite(*value)) return fail(fmt::format("'{}' is not an amount: the number is too large", original));
+  if (!value || !std::isfinite(*value)) return fail(trf("'{}' is not an amount: the number is too large", original));
   return negative ? -*value : *value;
 }
 
 Result<uint64_t> parse_bytes(std::string_view original) {
-  auto split = split_number(original, "size");
+  auto split = split_number(original, N_("size"));
   if (!split) return std::unexpected(split.error());
   const std::string suffix = text::to_lower(split->suffix);
   double scale = 0;
@@ -120,13 +121,13 @@ Result<uint64_t> parse_bytes(std::string_view original) {
   else if (suffix == "gb") scale = 1e9;
   else if (suffix == "tb") scale = 1e12;
   else
-    return fail(fmt::format("'{}': unknown size unit '{}' (use K, M, G, T for KiB..TiB, or KB, MB, GB, TB for powers of 1000)",
+    return fail(trf("'{}': unknown size unit '{}' (use K, M, G, T for KiB..TiB, or KB, MB, GB, TB for powers of 1000)",
                             original, split->suffix));
   return checked(split->number * scale, original, "size");
 }
 
 Result<uint64_t> parse_count(std::string_view original) {
-  auto split = split_number(original, "count");
+  auto split = split_number(original, N_("count"));
   if (!split) return std::unexpected(split.error());
   const std::string suffix = text::to_lower(split->suffix);
   double scale = 0;
@@ -136,7 +137,7 @@ Result<uint64_t> parse_count(std::string_view original) {
   else if (suffix == "b" || suffix == "g") scale = 1e9;
   else if (suffix == "t") scale = 1e12;
   else
-    return fail(fmt::format("'{}': unknown count unit '{}' (use K, M, B or T, as in 7B)", original, split->suffix));
+    return fail(trf("'{}': unknown count unit '{}' (use K, M, B or T, as in 7B)", original, split->suffix));
   return checked(split->number * scale, original, "count");
 }
 

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.hpp"
+
 #include "bench/gpu_bench.hpp"
 #include "bench/report.hpp"
 #include "core/units.hpp"
@@ -50,9 +52,9 @@ std::string gpu_title(const GpuResult& gpu) {
 }
 
 std::string gpu_missing_reason(const BenchResult& r) {
-  if (!r.gpu_status.message.empty()) return "No GPU results in this benchmark: " + r.gpu_status.message;
-  if (r.device == "cpu") return "No GPU results: this benchmark ran with --device cpu";
-  return "No GPU results in this benchmark: no GPU was found";
+  if (!r.gpu_status.message.empty()) return trf("No GPU results in this benchmark: {}", r.gpu_status.message);
+  if (r.device == "cpu") return tr("No GPU results: this benchmark ran with --device cpu");
+  return tr("No GPU results in this benchmark: no GPU was found");
 }
 
 /// One GEMM line per precision plus its peak as a dashed horizontal line across the sizes.
@@ -82,7 +84,7 @@ ChartJson gemm_config(const std::map<std::string, std::vector<std::pair<double, 
     }
   }
   ChartJson options = base_options();
-  options["scales"] = {{"x", axis("matrix size n (n x n times n x n)")}, {"y", axis(unit)}};
+  options["scales"] = {{"x", axis(tr("matrix size n (n x n times n x n)"))}, {"y", axis(unit)}};
   options["scales"]["x"]["max"] = x_max;
   return {{"type", "line"}, {"data", {{"datasets", datasets}}}, {"options", options}};
 }
@@ -95,13 +97,13 @@ std::optional<double> transfer_gbs(const std::optional<TransferRecord>& t) {
 /// The PCIe limit per direction: the link seen under load, else the card's and slot's maximum.
 std::optional<double> pcie_limit(const GpuResult& gpu, std::string* basis) {
   if (gpu.pcie_expected_gbs) {
-    *basis = "PCIe link under load";
+    *basis = tr("PCIe link under load");
     return gpu.pcie_expected_gbs;
   }
   const auto gen = gpu.telemetry.pcie_gen_max, width = gpu.telemetry.pcie_width_max;
   if (gen && width) {
     if (auto g = bench::pcie_gbs(*gen, *width)) {
-      *basis = fmt::format("PCIe gen {} x{} maximum", *gen, *width);
+      *basis = trf("PCIe gen {} x{} maximum", *gen, *width);
       return g;
     }
   }
@@ -145,7 +147,7 @@ ChartSpec compare_bar(std::string kind, std::string title, std::string caption, 
         kept.push_back(c);
         break;
       }
-  if (kept.empty()) return empty_chart(kind, kind, title, "None of the compared runs has these measurements");
+  if (kept.empty()) return empty_chart(kind, kind, title, tr("None of the compared runs has these measurements"));
   ChartJson labels = ChartJson::array();
   for (size_t c : kept) labels.push_back(categories[c]);
   ChartJson datasets = ChartJson::array();
@@ -192,17 +194,16 @@ ChartSpec cpu_gemm_chart(const bench::CpuResult& cpu) {
   if (cpu.peak_fp32) peaks["fp32"] = cpu.peak_fp32->all_cores_gflops;
   if (cpu.peak_fp64) peaks["fp64"] = cpu.peak_fp64->all_cores_gflops;
   if (points.empty())
-    return empty_chart("gemm", "gemm-cpu", "CPU matrix multiply", "This benchmark has no CPU GEMM results");
+    return empty_chart("gemm", "gemm-cpu", tr("CPU matrix multiply"), tr("This benchmark has no CPU GEMM results"));
   ChartSpec s;
   s.kind = "gemm";
   s.id = "gemm-cpu";
   const std::string& model = cpu.facts.model;
-  s.title = fmt::format("CPU matrix multiply{}", model.empty() ? "" : ": " + model);
-  s.caption = fmt::format(
-      "GFLOP/s of the BLAS GEMM ({}, {} threads) at each size; dashed: the measured all-core FMA peak of the "
+  s.title = trf("CPU matrix multiply{}", model.empty() ? "" : ": " + model);
+  s.caption = trf("GFLOP/s of the BLAS GEMM ({}, {} threads) at each size; dashed: the measured all-core FMA peak of the "
       "same precision, the most this CPU can do.",
       cpu.blas.name.empty() ? "BLAS" : cpu.blas.name, cpu.threads);
-  s.config = gemm_config(points, peaks, "GFLOP/s", "peak (measured FMA)");
+  s.config = gemm_config(points, peaks, "GFLOP/s", tr("peak (measured FMA)"));
   return s;
 }
 
@@ -224,16 +225,16 @@ ChartSpec gpu_gemm_chart(const GpuResult& gpu, size_t i) {
   skipped.erase(std::unique(skipped.begin(), skipped.end()), skipped.end());
   const std::string id = fmt::format("gemm-gpu-{}", i);
   if (points.empty())
-    return empty_chart("gemm", id, gpu_title(gpu) + " matrix multiply",
-                       skipped.empty() ? "No GEMM result for this GPU"
-                                       : "No GEMM ran to completion: " + fmt::format("{}", fmt::join(skipped, ", ")));
+    return empty_chart("gemm", id, trf("{} matrix multiply", gpu_title(gpu)),
+                       skipped.empty() ? tr("No GEMM result for this GPU")
+                                       : trf("No GEMM ran to completion: {}", fmt::format("{}", fmt::join(skipped, ", "))));
   ChartSpec s;
   s.kind = "gemm";
   s.id = id;
-  s.title = gpu_title(gpu) + " matrix multiply";
-  s.caption = "TFLOP/s of cuBLAS at each size and precision; dashed: the datasheet dense peak of that precision.";
-  if (!skipped.empty()) s.caption += fmt::format(" Not drawn: {}.", fmt::join(skipped, ", "));
-  s.config = gemm_config(points, peaks, "TFLOP/s", "peak (datasheet)");
+  s.title = trf("{} matrix multiply", gpu_title(gpu));
+  s.caption = tr("TFLOP/s of cuBLAS at each size and precision; dashed: the datasheet dense peak of that precision.");
+  if (!skipped.empty()) s.caption += trf(" Not drawn: {}.", fmt::format("{}", fmt::join(skipped, ", ")));
+  s.config = gemm_config(points, peaks, "TFLOP/s", tr("peak (datasheet)"));
   return s;
 }
 
@@ -244,7 +245,7 @@ std::vector<ChartSpec> gemm_charts(const BenchRun& run) {
   const BenchResult& r = run.result;
   if (r.cpu) out.push_back(cpu_gemm_chart(*r.cpu));
   if (r.gpus.empty()) {
-    out.push_back(empty_chart("gemm", "gemm-gpu", "GPU matrix multiply", gpu_missing_reason(r)));
+    out.push_back(empty_chart("gemm", "gemm-gpu", tr("GPU matrix multiply"), gpu_missing_reason(r)));
     return out;
   }
   for (size_t i = 0; i < r.gpus.size(); ++i) out.push_back(gpu_gemm_chart(r.gpus[i], i));
@@ -262,34 +263,34 @@ ChartSpec bandwidth_chart(const BenchRun& run) {
   };
   const BenchResult& r = run.result;
   if (r.cpu && r.cpu->memory) {
-    add("CPU memory: copy", r.cpu->memory->copy_gbs, std::nullopt);
-    add("CPU memory: triad", r.cpu->memory->triad_gbs, std::nullopt);
+    add(tr("CPU memory: copy"), r.cpu->memory->copy_gbs, std::nullopt);
+    add(tr("CPU memory: triad"), r.cpu->memory->triad_gbs, std::nullopt);
   }
   for (const auto& gpu : r.gpus) {
     const std::string g = fmt::format("GPU {}", gpu.index);
     const auto& datasheet = gpu.memory_bandwidth_gbs;
-    if (datasheet) limit_sources.push_back(g + " memory: datasheet");
-    add(g + " memory (device copy)", transfer_gbs(gpu.copy), datasheet);
+    if (datasheet) limit_sources.push_back(trf("{} memory: datasheet", g));
+    add(trf("{} memory (device copy)", g), transfer_gbs(gpu.copy), datasheet);
     std::string basis;
     const auto link = pcie_limit(gpu, &basis);
     if (link) limit_sources.push_back(fmt::format("{} transfers: {}", g, basis));
-    add(g + " host to device, pinned", transfer_gbs(gpu.h2d_pinned), link);
-    add(g + " host to device, pageable", transfer_gbs(gpu.h2d_pageable), link);
-    add(g + " device to host, pinned", transfer_gbs(gpu.d2h_pinned), link);
-    add(g + " device to host, pageable", transfer_gbs(gpu.d2h_pageable), link);
+    add(trf("{} host to device, pinned", g), transfer_gbs(gpu.h2d_pinned), link);
+    add(trf("{} host to device, pageable", g), transfer_gbs(gpu.h2d_pageable), link);
+    add(trf("{} device to host, pinned", g), transfer_gbs(gpu.d2h_pinned), link);
+    add(trf("{} device to host, pageable", g), transfer_gbs(gpu.d2h_pageable), link);
   }
-  if (labels.empty()) return empty_chart("bandwidth", "bandwidth", "Bandwidth", "This benchmark has no bandwidth results");
+  if (labels.empty()) return empty_chart("bandwidth", "bandwidth", tr("Bandwidth"), tr("This benchmark has no bandwidth results"));
   ChartJson options = base_options();
   options["indexAxis"] = "y";
-  options["scales"] = {{"x", axis("GB/s (log scale)", "logarithmic")}, {"y", axis("", "category")}};
+  options["scales"] = {{"x", axis(tr("GB/s (log scale)"), "logarithmic")}, {"y", axis("", "category")}};
   options["scales"]["y"]["title"]["display"] = false;
   ChartSpec s;
   s.kind = "bandwidth";
   s.id = "bandwidth";
-  s.title = "Bandwidth against its limit";
-  s.caption = "Measured GB/s beside the limit of the path: the GPU's datasheet memory bandwidth for the device copy "
+  s.title = tr("Bandwidth against its limit");
+  s.caption = tr("Measured GB/s beside the limit of the path: the GPU's datasheet memory bandwidth for the device copy "
               "(read + write counted), the PCIe link per direction for host transfers. The CPU's memory limit is not "
-              "known to gpuscout, so it has no limit bar.";
+              "known to gpuscout, so it has no limit bar.");
   if (!limit_sources.empty()) s.caption += fmt::format(" Limits: {}.", fmt::join(limit_sources, "; "));
   s.height_px = std::max(220, 60 + 34 * static_cast<int>(labels.size()));
   s.config = {{"type", "bar"},
@@ -307,40 +308,40 @@ ChartSpec speedup_chart(const BenchRun& run) {
   const auto& cpu = sp.cpu_fp32_ms;
   const auto& gpu32 = sp.gpu_fp32_ms;
   const auto& gpu16 = sp.gpu_bf16_ms;
-  const std::string title = fmt::format("{0} x {0} fp32 matrix multiply: CPU against GPU", sp.n);
+  const std::string title = trf("{0} x {0} fp32 matrix multiply: CPU against GPU", sp.n);
   if (!gpu32 && !gpu16) {
     std::string why = gpu_missing_reason(run.result);
-    if (cpu) why += fmt::format(". The CPU took {:.1f} ms.", *cpu);
+    if (cpu) why += trf(". The CPU took {:.1f} ms.", *cpu);
     return empty_chart("speedup", "speedup", title, why);
   }
-  if (!cpu) return empty_chart("speedup", "speedup", title, "No CPU fp32 time in this benchmark to compare with");
+  if (!cpu) return empty_chart("speedup", "speedup", title, tr("No CPU fp32 time in this benchmark to compare with"));
   ChartJson labels = ChartJson::array(), data = ChartJson::array(), colors = ChartJson::array();
-  labels.push_back("CPU fp32");
+  labels.push_back(tr("CPU fp32"));
   data.push_back(round3(*cpu));
   colors.push_back("#999999");
   if (gpu32) {
-    labels.push_back("GPU fp32");
+    labels.push_back(tr("GPU fp32"));
     data.push_back(round3(*gpu32));
     colors.push_back(dtype_color("fp32"));
   }
   if (gpu16) {
-    labels.push_back("GPU bf16");
+    labels.push_back(tr("GPU bf16"));
     data.push_back(round3(*gpu16));
     colors.push_back(dtype_color("bf16"));
   }
   ChartJson options = base_options();
   options["plugins"]["legend"]["display"] = false;
-  options["scales"] = {{"x", axis("", "category")}, {"y", axis("milliseconds (log scale, lower is faster)", "logarithmic")}};
+  options["scales"] = {{"x", axis("", "category")}, {"y", axis(tr("milliseconds (log scale, lower is faster)"), "logarithmic")}};
   options["scales"]["x"]["title"]["display"] = false;
   ChartSpec s;
   s.kind = "speedup";
   s.id = "speedup";
   s.title = title;
   std::vector<std::string> parts;
-  if (const auto& f = sp.fp32_speedup) parts.push_back(fmt::format("fp32 on the GPU is {:.0f}x faster", *f));
-  if (const auto& b = sp.bf16_speedup) parts.push_back(fmt::format("bf16 on the GPU {:.0f}x", *b));
-  s.caption = fmt::format("Median time of one multiply ({}). {}.", sp.basis.empty() ? "measured" : sp.basis,
-                          parts.empty() ? std::string("No speed-up figure") : fmt::format("{}", fmt::join(parts, "; ")));
+  if (const auto& f = sp.fp32_speedup) parts.push_back(trf("fp32 on the GPU is {:.0f}x faster", *f));
+  if (const auto& b = sp.bf16_speedup) parts.push_back(trf("bf16 on the GPU {:.0f}x", *b));
+  s.caption = trf("Median time of one multiply ({}). {}.", sp.basis.empty() ? std::string(tr("measured")) : sp.basis,
+                          parts.empty() ? std::string(tr("No speed-up figure")) : fmt::format("{}", fmt::join(parts, "; ")));
   s.height_px = 260;
   s.config = {{"type", "bar"},
               {"data", {{"labels", labels}, {"datasets", ChartJson::array({{{"label", "ms"}, {"data", data},
@@ -361,17 +362,17 @@ std::vector<ChartSpec> compare_charts(const std::vector<BenchRun>& runs) {
     gemm_labels.push_back(fmt::format("GPU {}", d));
     gemm_keys.emplace_back(true, std::string(d));
   }
-  out.push_back(compare_bar("compare-gemm", "Matrix multiply, best size", "TFLOP/s at the fastest size each run measured (CPU GFLOP/s / 1000; for several GPUs, the fastest).",
-                            "TFLOP/s (log scale)", runs, gemm_labels,
+  out.push_back(compare_bar("compare-gemm", tr("Matrix multiply, best size"), tr("TFLOP/s at the fastest size each run measured (CPU GFLOP/s / 1000; for several GPUs, the fastest)."),
+                            tr("TFLOP/s (log scale)"), runs, gemm_labels,
                             [&](const BenchResult& r, size_t c) {
                               return gemm_keys[c].first ? best_gpu_tflops(r, gemm_keys[c].second)
                                                         : best_cpu_tflops(r, gemm_keys[c].second);
                             },
                             true));
-  const std::vector<std::string> bw_labels = {"CPU memory copy", "GPU memory (device copy)", "host to device, pinned",
-                                              "device to host, pinned"};
-  out.push_back(compare_bar("compare-bandwidth", "Bandwidth", "GB/s of each run (for several GPUs, the fastest).",
-                            "GB/s (log scale)", runs, bw_labels,
+  const std::vector<std::string> bw_labels = {tr("CPU memory copy"), tr("GPU memory (device copy)"), tr("host to device, pinned"),
+                                              tr("device to host, pinned")};
+  out.push_back(compare_bar("compare-bandwidth", tr("Bandwidth"), tr("GB/s of each run (for several GPUs, the fastest)."),
+                            tr("GB/s (log scale)"), runs, bw_labels,
                             [](const BenchResult& r, size_t c) -> std::optional<double> {
                               switch (c) {
                                 case 0:
@@ -383,9 +384,9 @@ std::vector<ChartSpec> compare_charts(const std::vector<BenchRun>& runs) {
                               }
                             },
                             true));
-  const std::vector<std::string> t_labels = {"CPU fp32", "GPU fp32", "GPU bf16"};
-  out.push_back(compare_bar("compare-speedup", "5000 x 5000 matrix multiply time", "Milliseconds per multiply, lower is faster.",
-                            "milliseconds (log scale)", runs, t_labels,
+  const std::vector<std::string> t_labels = {tr("CPU fp32"), tr("GPU fp32"), tr("GPU bf16")};
+  out.push_back(compare_bar("compare-speedup", tr("5000 x 5000 matrix multiply time"), tr("Milliseconds per multiply, lower is faster."),
+                            tr("milliseconds (log scale)"), runs, t_labels,
                             [](const BenchResult& r, size_t c) {
                               const auto& sp = r.speedup;
                               return c == 0 ? sp.cpu_fp32_ms : c == 1 ? sp.gpu_fp32_ms : sp.gpu_bf16_ms;
@@ -402,12 +403,12 @@ ChartSpec memory_plan_chart(const GpuMemoryPlan& plan, int index) {
   };
   static const Term terms[] = {
       {"weights", "#0072B2", [](const plan::Breakdown& b) { return b.weights_bytes + b.adapters_bytes; }},
-      {"KV cache", "#56B4E9", [](const plan::Breakdown& b) { return b.kv_cache_bytes; }},
+      {tr("KV cache"), "#56B4E9", [](const plan::Breakdown& b) { return b.kv_cache_bytes; }},
       {"activations", "#E69F00", [](const plan::Breakdown& b) { return b.activations_bytes; }},
       {"gradients", "#D55E00", [](const plan::Breakdown& b) { return b.gradients_bytes; }},
-      {"optimizer states", "#CC79A7", [](const plan::Breakdown& b) { return b.optimizer_bytes; }},
-      {"overhead (CUDA context, allocator)", "#999999", [](const plan::Breakdown& b) { return b.overhead_bytes(); }},
-      {"left free (display, driver)", "#DDDDDD", [](const plan::Breakdown& b) { return b.kept_free_bytes; }},
+      {tr("optimizer states"), "#CC79A7", [](const plan::Breakdown& b) { return b.optimizer_bytes; }},
+      {tr("overhead (CUDA context, allocator)"), "#999999", [](const plan::Breakdown& b) { return b.overhead_bytes(); }},
+      {tr("left free (display, driver)"), "#DDDDDD", [](const plan::Breakdown& b) { return b.kept_free_bytes; }},
   };
   const double gib = static_cast<double>(units::GiB);
   ChartJson labels = ChartJson::array();
@@ -429,7 +430,7 @@ ChartSpec memory_plan_chart(const GpuMemoryPlan& plan, int index) {
   }
   ChartJson options = base_options();
   options["indexAxis"] = "y";
-  ChartJson x = axis("GiB per GPU");
+  ChartJson x = axis(tr("GiB per GPU"));
   x["stacked"] = true;
   x["max"] = std::ceil(largest * 1.05);
   ChartJson y = axis("", "category");
@@ -443,8 +444,8 @@ ChartSpec memory_plan_chart(const GpuMemoryPlan& plan, int index) {
   ChartSpec s;
   s.kind = "memory-plan";
   s.id = fmt::format("memory-plan-{}", index);
-  s.title = fmt::format("{} on GPU {} {}", plan.model, index, plan.gpu);
-  s.caption = fmt::format("What one GPU must hold for each workload, term by term (gpuscout fit conventions); the "
+  s.title = trf("{} on GPU {} {}", plan.model, index, plan.gpu);
+  s.caption = trf("What one GPU must hold for each workload, term by term (gpuscout fit conventions); the "
                           "vertical line is the card's {} memory, {:.1f} GiB: a bar past it does not fit.",
                           plan.basis.empty() ? "usable" : plan.basis, cap);
   s.height_px = std::max(220, 70 + 40 * static_cast<int>(plan.rows.size()));
@@ -453,15 +454,15 @@ ChartSpec memory_plan_chart(const GpuMemoryPlan& plan, int index) {
 }
 
 ChartSpec memory_plan_empty(const std::string& why) {
-  return empty_chart("memory-plan", "memory-plan", "Memory plan", why);
+  return empty_chart("memory-plan", "memory-plan", tr("Memory plan"), why);
 }
 
 ChartSpec advice_chart(const advise::Advice& advice) {
-  const std::string title = "Performance per price";
+  const std::string title = tr("Performance per price");
   if (advice.recommendations.empty())
     return empty_chart("advice", "advice", title,
-                       "No card in the catalogue meets the memory need within the budget: raise the budget or rent "
-                       "(see the rental list below)");
+                       tr("No card in the catalogue meets the memory need within the budget: raise the budget or rent "
+                       "(see the rental list below)"));
   ChartJson labels = ChartJson::array(), data = ChartJson::array();
   for (const auto& r : advice.recommendations) {
     const auto mem = r.gpu && r.gpu->memory_bytes ? units::format_bytes(*r.gpu->memory_bytes) : std::string("?");
@@ -478,9 +479,9 @@ ChartSpec advice_chart(const advise::Advice& advice) {
   s.kind = "advice";
   s.id = "advice";
   s.title = title;
-  s.caption = fmt::format("{} per 1000 USD of the best-ranked cards{} with at least {} of memory (catalogue {}).",
+  s.caption = trf("{} per 1000 USD of the best-ranked cards{} with at least {} of memory (catalogue {}).",
                           metric,
-                          advice.budget_usd ? fmt::format(" within {:.0f} USD", *advice.budget_usd) : std::string(),
+                          advice.budget_usd ? trf(" within {:.0f} USD", *advice.budget_usd) : std::string(),
                           units::format_bytes(advice.need_bytes), advice.catalogue_date);
   s.height_px = std::max(200, 60 + 36 * static_cast<int>(labels.size()));
   s.config = {{"type", "bar"},

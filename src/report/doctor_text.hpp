@@ -1,5 +1,6 @@
 #pragma once
 /// Text rendering of `doctor` and `info`: one screen a learner can read. Formats only; computes nothing.
+#include <cstddef>
 #include <string>
 
 #include "diagnose/diagnose.hpp"
@@ -9,6 +10,8 @@ namespace gpuscout::report {
 
 struct TextStyle {
   bool color = false;  ///< ANSI colours (only on a terminal, never with NO_COLOR)
+  bool detail = true;  ///< `info`: CPU clocks, caches and SIMD flags, the libraries' own error strings, GPU processes
+  size_t width = 100;  ///< columns the verdict's long lines wrap to (the terminal's width when there is one)
 };
 
 /// The inventory as sections (CPU, memory, disks, OS, GPUs, driver, CUDA, toolkit, Python/PyTorch).

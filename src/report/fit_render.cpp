@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.hpp"
+
 #include "core/text.hpp"
 #include "core/units.hpp"
 
@@ -128,35 +130,35 @@ std::string render_fit_plan_text(const plan::FitPlan& p, const plan::ModelShape&
   const auto& b = e.per_gpu;
   std::string what = fmt::format("{}, {}", plan::name(w.mode), e.format.name);
   if (shape.arch == plan::Arch::decoder || shape.arch == plan::Arch::encoder)
-    what += fmt::format(", context {} x batch {}", w.context_tokens, w.batch);
+    what += trf(", context {} x batch {}", w.context_tokens, w.batch);
   else
-    what += fmt::format(", batch {}", w.batch);
+    what += trf(", batch {}", w.batch);
   if (w.mode != plan::Mode::infer) {
     what += fmt::format(", {}", plan::name(w.optimizer));
-    if (w.grad_checkpointing) what += ", checkpointing";
+    if (w.grad_checkpointing) what += tr(", checkpointing");
   }
   if (w.num_gpus > 1) what += fmt::format(", {} GPUs ({})", w.num_gpus, plan::name(w.strategy));
   std::string params = units::format_count(e.params.total);
-  if (e.params.active != e.params.total) params += fmt::format(" ({} active)", units::format_count(e.params.active));
+  if (e.params.active != e.params.total) params += trf(" ({} active)", units::format_count(e.params.active));
 
-  std::string s = fmt::format("{}: {} parameters; {}\n", e.model, params, what);
+  std::string s = trf("{}: {} parameters; {}\n", e.model, params, what);
   const auto term = [&s](const char* label, uint64_t bytes) {
     s += fmt::format("  {:<18} {:>12}\n", label, bytes_or_dash(bytes));
   };
-  term("weights", b.weights_bytes);
-  term("KV cache", b.kv_cache_bytes);
-  term("activations", b.activations_bytes);
-  term("gradients", b.gradients_bytes);
-  term("optimizer states", b.optimizer_bytes);
-  term("LoRA adapters", b.adapters_bytes);
-  term("CUDA context", b.cuda_context_bytes);
-  term("allocator slack", b.allocator_slack_bytes);
-  if (b.kept_free_bytes > 0) term("left free", b.kept_free_bytes);
-  s += fmt::format("  {:<18} {:>12}{}\n", "total", units::format_bytes(b.total_bytes()),
-                   w.num_gpus > 1 ? " per GPU" : "");
-  s += fmt::format("convention: {}\n", e.convention_text);
+  term(tr("weights"), b.weights_bytes);
+  term(tr("KV cache"), b.kv_cache_bytes);
+  term(tr("activations"), b.activations_bytes);
+  term(tr("gradients"), b.gradients_bytes);
+  term(tr("optimizer states"), b.optimizer_bytes);
+  term(tr("LoRA adapters"), b.adapters_bytes);
+  term(tr("CUDA context"), b.cuda_context_bytes);
+  term(tr("allocator slack"), b.allocator_slack_bytes);
+  if (b.kept_free_bytes > 0) term(tr("left free"), b.kept_free_bytes);
+  s += fmt::format("  {:<18} {:>12}{}\n", tr("total"), units::format_bytes(b.total_bytes()),
+                   w.num_gpus > 1 ? tr(" per GPU") : "");
+  s += trf("convention: {}\n", e.convention_text);
   if (!e.format.note.empty() && e.format.name != "bf16" && e.format.name != "fp16" && e.format.name != "fp32")
-    s += fmt::format("weights: {}\n", e.format.note);
+    s += trf("weights: {}\n", e.format.note);
   for (const auto& g : p.gpus) {
     // A --vram name already says the size it read ("--vram 16 GB = 14.9 GiB").
     const std::string card =
@@ -164,27 +166,27 @@ std::string render_fit_plan_text(const plan::FitPlan& p, const plan::ModelShape&
                                 : fmt::format("{} ({} {})", g.gpu.name, units::format_bytes(g.gpu.capacity_bytes),
                                               g.gpu.basis);
     if (g.fits)
-      s += fmt::format("{}: fits, {} to spare{}\n", card, units::format_bytes(static_cast<uint64_t>(g.headroom_bytes)),
-                       b.kept_free_bytes > 0 ? fmt::format(" besides the {} left free", units::format_bytes(b.kept_free_bytes))
+      s += trf("{}: fits, {} to spare{}\n", card, units::format_bytes(static_cast<uint64_t>(g.headroom_bytes)),
+                       b.kept_free_bytes > 0 ? trf(" besides the {} left free", units::format_bytes(b.kept_free_bytes))
                                              : std::string());
     else
-      s += fmt::format("{}: does NOT fit, {} short\n", card, units::format_bytes(static_cast<uint64_t>(-g.headroom_bytes)));
+      s += trf("{}: does NOT fit, {} short\n", card, units::format_bytes(static_cast<uint64_t>(-g.headroom_bytes)));
   }
-  if (p.gpus.empty()) s += "no GPU to check against: give --vram 24G, --gpu NAME or --from FILE\n";
+  if (p.gpus.empty()) s += tr("no GPU to check against: give --vram 24G, --gpu NAME or --from FILE\n");
   if (p.layer_split) {
     std::vector<std::string> parts;
     for (auto x : p.layer_split->per_gpu_bytes) parts.push_back(units::format_bytes(x));
-    s += fmt::format("split by layers in proportion to memory: {} -> {}\n", text::join(parts, " / "),
-                     p.layer_split->fits ? "fits" : "does not fit");
+    s += trf("split by layers in proportion to memory: {} -> {}\n", text::join(parts, " / "),
+                     p.layer_split->fits ? tr("fits") : tr("does not fit"));
   }
   if (!p.suggestions.empty()) {
-    s += "what to change:\n";
+    s += tr("what to change:\n");
     for (const auto& x : p.suggestions)
       s += fmt::format("  {:<66} {:>10}  {:<4}  {}\n", x.change, units::format_bytes(x.per_gpu_bytes),
-                       x.fits ? "fits" : "no", x.flags);
+                       x.fits ? tr("fits") : tr("no"), x.flags);
   }
-  for (const auto& n : e.notes) s += fmt::format("note: {}\n", n);
-  for (const auto& n : p.notes) s += fmt::format("note: {}\n", n);
+  for (const auto& n : e.notes) s += trf("note: {}\n", n);
+  for (const auto& n : p.notes) s += trf("note: {}\n", n);
   return s;
 }
 
@@ -221,25 +223,25 @@ Json max_params_json(const plan::MaxParamsTable& t, const std::vector<plan::GpuC
 std::string render_max_params_text(const plan::MaxParamsTable& t, const std::vector<plan::GpuCapacity>& gpus,
                                    const plan::Workload& base) {
   const auto& g = gpus.front();
-  std::string s = fmt::format("Largest model that fits {} ({}), generic Llama-style shape:\n",
+  std::string s = trf("Largest model that fits {} ({}), generic Llama-style shape:\n",
                               units::format_bytes(t.capacity_bytes),
                               g.basis == "--vram" ? g.name : g.name + ", " + g.basis);
   size_t i = 0;
   const auto row = [&](const std::string& label, uint64_t params) {
-    s += fmt::format("  {:<52} {:>8}\n", label, params ? units::format_count(params) : std::string("none"));
+    s += fmt::format("  {:<52} {:>8}\n", label, params ? units::format_count(params) : std::string(tr("none")));
     if (i < t.recipes.size()) s += fmt::format("      {}\n", t.recipes[i]);
     ++i;
   };
-  row(fmt::format("inference, {}", t.sixteen_bit), t.infer_fp16);
-  row("inference, int8", t.infer_int8);
-  row("inference, int4", t.infer_int4);
-  row(fmt::format("full training{}", base.grad_checkpointing ? ", checkpointing" : ""), t.train);
+  row(trf("inference, {}", t.sixteen_bit), t.infer_fp16);
+  row(tr("inference, int8"), t.infer_int8);
+  row(tr("inference, int4"), t.infer_int4);
+  row(trf("full training{}", base.grad_checkpointing ? tr(", checkpointing") : ""), t.train);
   row("LoRA", t.lora);
   row("QLoRA", t.qlora);
-  s += fmt::format("  {:<52} {:>8}\n", "the naive rule: 2 bytes per parameter, nothing else",
+  s += fmt::format("  {:<52} {:>8}\n", tr("the naive rule: 2 bytes per parameter, nothing else"),
                    units::format_count(t.naive_fp16));
-  for (const auto& n : t.notes) s += fmt::format("note: {}\n", n);
-  if (gpus.size() > 1) s += "note: one GPU's answer (the smallest); sharding across GPUs: gpuscout fit --model ...\n";
+  for (const auto& n : t.notes) s += trf("note: {}\n", n);
+  if (gpus.size() > 1) s += tr("note: one GPU's answer (the smallest); sharding across GPUs: gpuscout fit --model ...\n");
   return s;
 }
 

@@ -2,9 +2,12 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.hpp"
+
 #include "core/units.hpp"
 #include "report/doctor_text.hpp"
 #include "report/html_escape.hpp"
+#include "report/markdown.hpp"
 #include "bench/report.hpp"
 
 namespace gpuscout::report {
@@ -14,10 +17,25 @@ using nlohmann::json;
 
 std::string h(std::string_view text) { return escape_html(text); }
 
-std::string opt(const std::optional<std::string>& v, std::string_view fallback = "not found") {
+/// `...` spans of an already escaped text as <code>: fixes name commands that way, and a reader should see code,
+/// not backticks. A lone backtick stays as it is.
+std::string code_spans(const std::string& escaped) {
+  std::string out;
+  size_t at = 0;
+  while (at < escaped.size()) {
+    const size_t open = escaped.find('`', at);
+    const size_t close = open == std::string::npos ? open : escaped.find('`', open + 1);
+    if (close == std::string::npos) break;
+    out += escaped.substr(at, open - at) + "<code>" + escaped.substr(open + 1, close - open - 1) + "</code>";
+    at = close + 1;
+  }
+  return out + escaped.substr(std::min(at, escaped.size()));
+}
+
+std::string opt(const std::optional<std::string>& v, std::string_view fallback = tr("not found")) {
   return v && !v->empty() ? *v : std::string(fallback);
 }
-std::string bytes(const std::optional<uint64_t>& v) { return v ? units::format_bytes(*v) : std::string("unknown"); }
+std::string bytes(const std::optional<uint64_t>& v) { return v ? units::format_bytes(*v) : std::string(tr("unknown")); }
 
 std::string fixed(const std::optional<double>& v, int digits, std::string_view suffix = "") {
   return v ? fmt::format("{:.{}f}{}", *v, digits, suffix) : std::string("–");
@@ -30,10 +48,12 @@ std::string kv_table(const std::vector<std::pair<std::string, std::string>>& row
   return out + "</table>\n";
 }
 
-/// A table with a header row; every cell escaped.
+/// A table with a header row; every cell escaped. In a box that scrolls sideways on its own: on a phone a wide table
+/// scrolls, the page does not.
 std::string table(const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& rows,
                   std::string_view css = "") {
-  std::string out = fmt::format("<table{}>\n<thead><tr>", css.empty() ? "" : fmt::format(" class=\"{}\"", css));
+  std::string out =
+      fmt::format("<div class=\"scroll\"><table{}>\n<thead><tr>", css.empty() ? "" : fmt::format(" class=\"{}\"", css));
   for (const auto& c : head) out += "<th>" + h(c) + "</th>";
   out += "</tr></thead>\n<tbody>\n";
   for (const auto& r : rows) {
@@ -41,7 +61,7 @@ std::string table(const std::vector<std::string>& head, const std::vector<std::v
     for (const auto& c : r) out += "<td>" + h(c) + "</td>";
     out += "</tr>\n";
   }
-  return out + "</tbody></table>\n";
+  return out + "</tbody></table></div>\n";
 }
 
 std::string figure(const ChartSpec& s) {
@@ -66,19 +86,19 @@ std::string notes_list(const std::vector<std::string>& notes, std::string_view c
 
 std::string verdict_section(const diagnose::Verdict& v) {
   const std::string status_css = v.status == "ready" ? "ok" : v.status == "cpu-only" ? "warn" : "bad";
-  std::string out = "<section id=\"verdict\">\n<h2>Verdict</h2>\n";
+  std::string out = tr("<section id=\"verdict\">\n<h2>Verdict</h2>\n");
   out += fmt::format("<p class=\"status {}\">{}</p>\n", status_css, h(v.status));
-  out += fmt::format("<p>A training script should use <code>{}</code>.</p>\n", h(v.device));
-  if (v.pip_install) out += fmt::format("<p>PyTorch for this machine: <code>{}</code></p>\n", h(*v.pip_install));
-  else if (v.torch_fits) out += "<p>PyTorch for this machine: the installed one fits, nothing to install.</p>\n";
+  out += trf("<p>A training script should use <code>{}</code>.</p>\n", h(v.device));
+  if (v.pip_install) out += trf("<p>PyTorch for this machine: <code>{}</code></p>\n", h(*v.pip_install));
+  else if (v.torch_fits) out += tr("<p>PyTorch for this machine: the installed one fits, nothing to install.</p>\n");
   if (v.findings.empty()) {
-    out += "<p>No problem found.</p>\n";
+    out += tr("<p>No problem found.</p>\n");
   } else {
-    out += "<table class=\"findings\"><thead><tr><th>severity</th><th>code</th><th>what is wrong</th><th>fix</th>"
-           "</tr></thead><tbody>\n";
+    out += tr("<table class=\"findings\"><thead><tr><th>severity</th><th>code</th><th>what is wrong</th><th>fix</th>"
+           "</tr></thead><tbody>\n");
     for (const auto& f : v.findings)
       out += fmt::format("<tr class=\"{0}\"><td>{0}</td><td><code>{1}</code></td><td>{2}</td><td>{3}</td></tr>\n",
-                         h(f.severity), h(f.code), h(f.message), h(f.fix));
+                         h(f.severity), h(f.code), code_spans(h(f.message)), code_spans(h(f.fix)));
     out += "</tbody></table>\n";
   }
   return out + "</section>\n";
@@ -86,40 +106,42 @@ std::string verdict_section(const diagnose::Verdict& v) {
 
 std::string machine_section(const Inventory& inv, const std::string& source) {
   std::vector<std::pair<std::string, std::string>> rows;
-  rows.emplace_back("inventory", source + (inv.collected_at ? ", collected " + *inv.collected_at : std::string()));
-  rows.emplace_back("OS", fmt::format("{}, kernel {}", opt(inv.os.pretty_name, "unknown"), opt(inv.os.kernel, "unknown")));
-  rows.emplace_back("platform", inv.platform.kind + (inv.platform.cloud ? " (" + *inv.platform.cloud + ")" : ""));
-  rows.emplace_back("CPU", fmt::format("{} ({}), {} cores, {} logical CPUs", opt(inv.cpu.model, "unknown"), inv.cpu.arch,
+  rows.emplace_back(tr("inventory"), inv.collected_at ? trf("{}, collected {}", source, *inv.collected_at) : source);
+  rows.emplace_back("OS", trf("{}, kernel {}", opt(inv.os.pretty_name, tr("unknown")), opt(inv.os.kernel, tr("unknown"))));
+  rows.emplace_back(tr("platform"), inv.platform.kind + (inv.platform.cloud ? " (" + *inv.platform.cloud + ")" : ""));
+  rows.emplace_back("CPU", trf("{} ({}), {} cores, {} logical CPUs", opt(inv.cpu.model, tr("unknown")), inv.cpu.arch,
                                        inv.cpu.physical_cores ? std::to_string(*inv.cpu.physical_cores) : "?",
                                        inv.cpu.logical_cpus ? std::to_string(*inv.cpu.logical_cpus) : "?"));
-  rows.emplace_back("RAM", fmt::format("{} total, {} available", bytes(inv.memory.total_bytes),
+  rows.emplace_back(tr("RAM"), trf("{} total, {} available", bytes(inv.memory.total_bytes),
                                        bytes(inv.memory.available_bytes)));
-  rows.emplace_back("NVIDIA driver", inv.nvidia.driver_version
-                                         ? fmt::format("{} (supports CUDA {})", *inv.nvidia.driver_version,
+  rows.emplace_back(tr("NVIDIA driver"), inv.nvidia.driver_version
+                                         ? trf("{} (supports CUDA {})", *inv.nvidia.driver_version,
                                                        opt(inv.nvidia.cuda_driver_version, "?"))
-                                         : std::string("not found"));
-  rows.emplace_back("CUDA toolkit", inv.toolkit.nvcc_version ? "nvcc " + *inv.toolkit.nvcc_version : "not found");
-  std::string torch = "not installed";
-  if (!inv.python.probed) torch = "not probed";
+                                         : std::string(tr("not found")));
+  rows.emplace_back(tr("CUDA toolkit"), inv.toolkit.nvcc_version ? "nvcc " + *inv.toolkit.nvcc_version : tr("not found"));
+  std::string torch = tr("not installed");
+  if (!inv.python.probed) torch = tr("not probed");
   else if (inv.torch)
     torch = fmt::format("{} ({}), torch.cuda.is_available() = {}", inv.torch->version,
                         inv.torch->cuda ? "CUDA " + *inv.torch->cuda
-                                        : inv.torch->hip ? "ROCm " + *inv.torch->hip : std::string("CPU build"),
+                                        : inv.torch->hip ? "ROCm " + *inv.torch->hip : std::string(tr("CPU build")),
                         inv.torch->cuda_available ? "True" : "False");
-  rows.emplace_back("Python", inv.python.probed ? opt(inv.python.version) : std::string("not probed"));
+  rows.emplace_back("Python", inv.python.probed ? opt(inv.python.version) : std::string(tr("not probed")));
   rows.emplace_back("PyTorch", torch);
-  std::string out = "<section id=\"machine\">\n<h2>This machine</h2>\n" + kv_table(rows);
+  if (!inv.torch)
+    for (const auto& other : inv.python.others) rows.emplace_back(tr("PyTorch in another Python"), other_python(other));
+  std::string out = tr("<section id=\"machine\">\n<h2>This machine</h2>\n") + kv_table(rows);
   if (inv.gpus.empty()) {
-    out += "<p class=\"empty-note\">No GPU found: no PCI display device and no driver reported one.</p>\n";
+    out += tr("<p class=\"empty-note\">No GPU found: no PCI display device and no driver reported one.</p>\n");
   } else {
     std::vector<std::vector<std::string>> g;
     for (const auto& gpu : inv.gpus)
       g.push_back({std::to_string(gpu.index), gpu.name, gpu.vendor, opt(gpu.compute_capability, "–"),
                    bytes(gpu.memory_total_bytes), gpu.memory_free_bytes ? units::format_bytes(*gpu.memory_free_bytes) : "–",
-                   opt(gpu.kernel_driver, "none"), opt(gpu.pci_bus_id, "–")});
-    out += "<h3>GPUs</h3>\n" + table({"#", "name", "vendor", "compute capability", "memory", "free", "kernel driver", "PCI bus"}, g);
+                   opt(gpu.kernel_driver, tr("none")), opt(gpu.pci_bus_id, "–")});
+    out += "<h3>GPUs</h3>\n" + table({"#", tr("name"), tr("vendor"), tr("compute capability"), tr("memory"), tr("free"), tr("kernel driver"), tr("PCI bus")}, g);
   }
-  out += "<details><summary>Everything gpuscout found</summary>\n<pre>" + h(render_inventory_text(inv, TextStyle{})) +
+  out += tr("<details><summary>Everything gpuscout found</summary>\n<pre>") + h(render_inventory_text(inv, TextStyle{})) +
          "</pre></details>\n";
   return out + "</section>\n";
 }
@@ -135,17 +157,17 @@ std::string bench_tables(const BenchRun& run) {
   if (r.cpu)
     for (const auto& g : r.cpu->gemm)
       rows.push_back({"CPU", std::string(bench::dtype_name(g.run.dtype)), std::to_string(g.run.n),
-                      fixed(g.run.gflops, 1, " GFLOP/s"), percent(g.efficiency), g.run.ok ? "ok" : "WRONG"});
+                      fixed(g.run.gflops, 1, " GFLOP/s"), percent(g.efficiency), g.run.ok ? "ok" : tr("WRONG")});
   for (const auto& gpu : r.gpus)
     for (const auto& g : gpu.gemm) {
       const bool ran = g.status == 0;
       rows.push_back({fmt::format("GPU {}", gpu.index), std::string(bench::dtype_name(g.dtype)), std::to_string(g.n),
                       ran ? fixed(g.tflops, 1, " TFLOP/s") : std::string(bench::status_name(g.status)),
-                      percent(g.efficiency), !ran ? "–" : g.ok ? "ok" : "WRONG"});
+                      percent(g.efficiency), !ran ? "–" : g.ok ? "ok" : tr("WRONG")});
     }
   if (!rows.empty())
-    out += "<details><summary>GEMM figures</summary>\n" +
-           table({"device", "precision", "n", "rate", "of peak", "check"}, rows, "numbers") + "</details>\n";
+    out += tr("<details><summary>GEMM figures</summary>\n") +
+           table({tr("device"), tr("precision"), "n", tr("rate"), tr("of peak"), tr("check")}, rows, "numbers") + "</details>\n";
   std::vector<std::string> notes = r.notes;
   if (r.cpu)
     for (const auto& n : r.cpu->notes) notes.push_back("CPU: " + n);
@@ -155,34 +177,34 @@ std::string bench_tables(const BenchRun& run) {
 }
 
 std::string memory_section(const MemoryPlans& m, const std::vector<ChartSpec>& charts) {
-  std::string out = "<section id=\"memory\">\n<h2>How big a model fits</h2>\n";
+  std::string out = tr("<section id=\"memory\">\n<h2>How big a model fits</h2>\n");
   if (m.gpus.empty()) {
     for (const auto& c : charts) out += figure(c);
     return out + "</section>\n";
   }
   std::vector<std::vector<std::string>> rows;
-  auto count = [](uint64_t n) { return n == 0 ? std::string("none") : units::format_count(n); };
+  auto count = [](uint64_t n) { return n == 0 ? std::string(tr("none")) : units::format_count(n); };
   for (size_t i = 0; i < m.gpus.size() && i < m.largest.size(); ++i) {
     const auto& t = m.largest[i];
     rows.push_back({fmt::format("{} ({} {})", m.gpus[i].gpu, units::format_bytes(t.capacity_bytes), m.gpus[i].basis),
                     count(t.infer_fp16), count(t.infer_int8), count(t.infer_int4), count(t.qlora), count(t.lora),
                     count(t.train)});
   }
-  out += "<p>Largest model (parameters) that fits one GPU, at the default context and batch 1:</p>\n" +
-         table({"GPU", "inference 16-bit", "inference int8", "inference int4", "QLoRA", "LoRA", "full training"}, rows,
+  out += tr("<p>Largest model (parameters) that fits one GPU, at the default context and batch 1:</p>\n") +
+         table({"GPU", tr("inference 16-bit"), tr("inference int8"), tr("inference int4"), "QLoRA", "LoRA", tr("full training")}, rows,
                "numbers");
-  out += fmt::format("<p>Bars below: <strong>{}</strong> ({}).</p>\n", h(m.model), h(m.model_reason));
+  out += trf("<p>Bars below: <strong>{}</strong> ({}).</p>\n", h(m.model), h(m.model_reason));
   for (const auto& c : charts) out += figure(c);
   return out + "</section>\n";
 }
 
 std::string advice_section(const HtmlInput& in, const std::vector<ChartSpec>& charts) {
-  std::string out = "<section id=\"advice\">\n<h2>What to buy or rent</h2>\n";
+  std::string out = tr("<section id=\"advice\">\n<h2>What to buy or rent</h2>\n");
   if (!in.advice) return out + "<p class=\"empty-note\">" + h(in.advice_error) + "</p>\n</section>\n";
   const auto& a = *in.advice;
-  out += fmt::format("<p>Goal <strong>{}</strong>, memory need {} ({}){}; catalogue {}, rental prices {}.</p>\n",
+  out += trf("<p>Goal <strong>{}</strong>, memory need {} ({}){}; catalogue {}, rental prices {}.</p>\n",
                      h(advise::name(a.goal)), h(units::format_bytes(a.need_bytes)), h(a.need_basis),
-                     a.budget_usd ? h(fmt::format(", budget {:.0f} USD", *a.budget_usd)) : std::string(", no budget given"),
+                     a.budget_usd ? h(trf(", budget {:.0f} USD", *a.budget_usd)) : std::string(tr(", no budget given")),
                      h(a.catalogue_date), h(a.prices_date));
   for (const auto& c : charts) out += figure(c);
   std::vector<std::vector<std::string>> rows;
@@ -191,13 +213,13 @@ std::string advice_section(const HtmlInput& in, const std::vector<ChartSpec>& ch
                     fmt::format("{:.0f} USD", r.price_usd), r.price_basis, fmt::format("{:.1f}", r.metric),
                     fmt::format("{:.1f}", r.score)});
   if (!rows.empty())
-    out += table({"card", "memory", "price", "price basis", a.recommendations.front().metric_name, "per 1000 USD"}, rows,
+    out += table({tr("card"), tr("memory"), tr("price"), tr("price basis"), a.recommendations.front().metric_name, "per 1000 USD"}, rows,
                  "numbers");
   std::vector<std::vector<std::string>> rent;
   for (size_t i = 0; i < a.rent.size() && i < 8; ++i)
     rent.push_back({a.rent[i].platform, a.rent[i].offer, a.rent[i].gpu,
-                    a.rent[i].usd_per_hour == 0 ? "free" : fmt::format("{:.2f} USD/h", a.rent[i].usd_per_hour)});
-  if (!rent.empty()) out += "<h3>Rent instead</h3>\n" + table({"platform", "offer", "GPU", "price"}, rent, "numbers");
+                    a.rent[i].usd_per_hour == 0 ? std::string(tr("free")) : fmt::format("{:.2f} USD/h", a.rent[i].usd_per_hour)});
+  if (!rent.empty()) out += tr("<h3>Rent instead</h3>\n") + table({tr("platform"), tr("offer"), "GPU", tr("price")}, rent, "numbers");
   if (!a.break_even_text.empty()) out += "<p>" + h(a.break_even_text) + "</p>\n";
   out += notes_list(a.notes);
   out += notes_list(a.warnings, "warnings");
@@ -207,12 +229,21 @@ std::string advice_section(const HtmlInput& in, const std::vector<ChartSpec>& ch
 constexpr std::string_view kStyle = R"CSS(
 :root { --fg:#1b1b1b; --muted:#5a5a5a; --line:#d8d8d8; --ok:#1a7f37; --warn:#9a6700; --bad:#cf222e; }
 * { box-sizing: border-box; }
-body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK SC", sans-serif;
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK SC", "Source Han Sans SC",
+       "PingFang SC", "Microsoft YaHei", sans-serif;
        color: var(--fg); margin: 0 auto; max-width: 1100px; padding: 1.2rem 1.5rem 3rem; }
 h1 { margin: 0 0 .2rem; font-size: 1.7rem; } h2 { border-bottom: 2px solid var(--line); padding-bottom: .2rem; margin-top: 2.2rem; }
 .meta, figcaption, .notes { color: var(--muted); }
 nav a { margin-right: 1rem; }
 table { border-collapse: collapse; margin: .6rem 0 1rem; width: 100%; }
+.scroll { overflow-x: auto; max-width: 100%; }
+table.findings { table-layout: fixed; }
+table.findings td, table.kv td { overflow-wrap: anywhere; }
+table.findings th:nth-child(1) { width: 5.5rem; } table.findings th:nth-child(2) { width: 9rem; }
+@media (max-width: 600px) { body { padding: .8rem .7rem 2rem; } table.kv th { width: 6.5rem; }
+  table.findings, table.findings tbody, table.findings tr, table.findings td { display: block; width: 100%; }
+  table.findings thead { display: none; } table.findings tr { border-bottom: 1px solid var(--line); padding: .3rem 0; }
+  table.findings td { border: 0; padding: .1rem .3rem; } nav a { display: inline-block; margin-bottom: .3rem; } }
 th, td { border-bottom: 1px solid var(--line); padding: .28rem .5rem; text-align: left; vertical-align: top; }
 table.kv th { width: 11rem; color: var(--muted); font-weight: 600; }
 table.numbers td { font-variant-numeric: tabular-nums; }
@@ -220,7 +251,7 @@ table.numbers td { font-variant-numeric: tabular-nums; }
 .status.ok { background: var(--ok); } .status.warn { background: var(--warn); } .status.bad { background: var(--bad); }
 tr.error td:first-child { color: var(--bad); font-weight: 700; } tr.warning td:first-child { color: var(--warn); font-weight: 700; }
 code { background: #f3f3f3; padding: .05rem .3rem; border-radius: 3px; word-break: break-all; }
-table.findings td:nth-child(2) code { white-space: nowrap; word-break: normal; }
+table.findings td:nth-child(2) code { word-break: break-all; }
 pre { background: #f6f6f6; padding: .8rem; overflow-x: auto; font-size: .85rem; }
 figure.chart { margin: 1rem 0 1.6rem; break-inside: avoid; page-break-inside: avoid; }
 .canvas-box { position: relative; width: 100%; }
@@ -325,10 +356,10 @@ std::vector<ChartSpec> charts_of_kinds(const std::vector<ChartSpec>& charts,
 }
 
 std::string page_head(const HtmlInput& in) {
-  std::string title = "gpuscout report";
+  std::string title = tr("gpuscout report");
   if (in.inventory.cpu.model) title += ": " + *in.inventory.cpu.model;
   if (!in.inventory.gpus.empty()) title += ", " + in.inventory.gpus.front().name;
-  std::string page = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  std::string page = fmt::format("<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n", i18n::html_lang());
   page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   // No network, and only scripts carrying this page's nonce run: an injected <script> could not, even if
   // escaping ever failed.
@@ -337,18 +368,18 @@ std::string page_head(const HtmlInput& in) {
                       in.nonce);
   page += "<meta name=\"generator\" content=\"gpuscout " + h(in.inventory.gpuscout_version) + "\">\n";
   page += "<title>" + h(title) + "</title>\n<style>" + std::string(kStyle) + "</style>\n</head>\n<body>\n";
-  page += "<header>\n<h1>gpuscout report</h1>\n";
-  page += fmt::format("<p class=\"meta\">Generated {} by gpuscout {}. {}.</p>\n", h(in.generated_at),
+  page += tr("<header>\n<h1>gpuscout report</h1>\n");
+  page += trf("<p class=\"meta\">Generated {} by gpuscout {}. {}.</p>\n", h(in.generated_at),
                       h(in.inventory.gpuscout_version), h(in.inventory_source));
-  page += "<nav class=\"noprint\"><a href=\"#verdict\">Verdict</a><a href=\"#machine\">Machine</a>"
-          "<a href=\"#bench\">Benchmark</a>";
+  page += tr("<nav class=\"noprint\"><a href=\"#verdict\">Verdict</a><a href=\"#machine\">Machine</a>"
+          "<a href=\"#bench\">Benchmark</a>");
   if (!in.compare.empty()) page += "<a href=\"#compare\">Comparison</a>";
-  page += "<a href=\"#memory\">Model size</a><a href=\"#advice\">Buy or rent</a></nav>\n</header>\n";
+  page += tr("<a href=\"#memory\">Model size</a><a href=\"#advice\">Buy or rent</a></nav>\n</header>\n");
   return page;
 }
 
 std::string bench_section(const HtmlInput& in, const std::vector<ChartSpec>& charts) {
-  std::string page = "<section id=\"bench\">\n<h2>How fast is it</h2>\n";
+  std::string page = tr("<section id=\"bench\">\n<h2>How fast is it</h2>\n");
   if (in.bench) {
     page += "<p class=\"meta\">" + h(in.bench_source) + "</p>\n";
     for (const auto& c : charts) page += figure(c);
@@ -361,24 +392,23 @@ std::string bench_section(const HtmlInput& in, const std::vector<ChartSpec>& cha
 
 std::string compare_section(const HtmlInput& in, const std::vector<ChartSpec>& charts) {
   if (in.compare.empty()) return {};
-  std::string page = "<section id=\"compare\">\n<h2>Saved runs side by side</h2>\n";
+  std::string page = tr("<section id=\"compare\">\n<h2>Saved runs side by side</h2>\n");
   std::vector<std::vector<std::string>> rows;
   for (const auto& r : in.compare) {
     std::vector<std::string> gpus;
     for (const auto& g : r.result.gpus) gpus.push_back(g.name);
     const std::string cpu = r.result.cpu ? r.result.cpu->facts.model : std::string();
     rows.push_back({r.label, r.result.collected_at, cpu.empty() ? "–" : cpu,
-                    gpus.empty() ? "no GPU" : fmt::format("{}", fmt::join(gpus, ", "))});
+                    gpus.empty() ? tr("no GPU") : fmt::format("{}", fmt::join(gpus, ", "))});
   }
-  page += table({"run", "collected", "CPU", "GPUs"}, rows);
+  page += table({tr("run"), tr("collected"), "CPU", "GPUs"}, rows);
   for (const auto& c : charts) page += figure(c);
   return page + "</section>\n";
 }
 
 /// The footer, the chart specs as data, and the scripts (each carrying the page's nonce).
 std::string page_tail(const HtmlInput& in, const std::vector<ChartSpec>& charts) {
-  std::string page = fmt::format(
-      "<footer>Charts drawn with Chart.js {} (MIT License, https://www.chartjs.org), embedded in this "
+  std::string page = trf("<footer>Charts drawn with Chart.js {} (MIT License, https://www.chartjs.org), embedded in this "
       "file: the page loads nothing from the network. Figures come from gpuscout's probes, its "
       "benchmark and its dated data tables; see the gpuscout documentation for each method.</footer>\n",
       h(chartjs_version()));

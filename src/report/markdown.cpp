@@ -5,6 +5,8 @@
 #include <vector>
 
 #include <fmt/format.h>
+
+#include "core/i18n.hpp"
 #include <fmt/ranges.h>
 
 #include "core/units.hpp"
@@ -18,7 +20,7 @@ namespace {
 
 using Row = std::pair<std::string, std::string>;  // label, value (unescaped)
 
-constexpr std::string_view kNotProbed = "not probed (--no-python)";
+constexpr const char* kNotProbed = N_("not probed (--no-python)");
 
 std::string gib(uint64_t bytes) { return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / units::GiB); }
 
@@ -61,21 +63,21 @@ std::string code_block(std::string_view code) {
 std::string os_value(const OsInfo& os) {
   if (os.pretty_name) return *os.pretty_name;
   if (os.id) return fmt::format("{} {}", *os.id, os.version_id.value_or(""));
-  return reason("not found", os.errors);
+  return reason(tr("not found"), os.errors);
 }
 
 std::string isolation_value(const OsInfo& os) {
   std::vector<std::string> parts;
   if (os.wsl) parts.emplace_back("WSL2");
-  if (os.container) parts.push_back("container: " + *os.container);
+  if (os.container) parts.push_back(trf("container: {}", *os.container));
   if (os.virtualization && *os.virtualization != "wsl") parts.push_back("VM: " + *os.virtualization);
-  return parts.empty() ? "none detected (bare metal)" : fmt::format("{}", fmt::join(parts, ", "));
+  return parts.empty() ? tr("none detected (bare metal)") : fmt::format("{}", fmt::join(parts, ", "));
 }
 
 std::string platform_value(const PlatformInfo& p) {
   std::string out = p.kind;
-  if (p.notebook) out += ", " + *p.notebook + " notebook";
-  if (p.cloud) out += ", cloud " + *p.cloud;
+  if (p.notebook) out += trf(", {} notebook", *p.notebook);
+  if (p.cloud) out += trf(", cloud {}", *p.cloud);
   if (p.system_vendor || p.product_name)
     out += fmt::format(" ({}{}{})", p.system_vendor.value_or(""), p.system_vendor && p.product_name ? " " : "",
                        p.product_name.value_or(""));
@@ -85,64 +87,73 @@ std::string platform_value(const PlatformInfo& p) {
 std::string count(const std::optional<int>& n) { return n ? std::to_string(*n) : "?"; }
 
 std::string cpu_value(const CpuInfo& cpu) {
-  std::string out = fmt::format("{}, {} cores / {} threads ({})", cpu.model.value_or("unknown model"),
+  std::string out = fmt::format("{}, {} cores / {} threads ({})", cpu.model.value_or(tr("unknown model")),
                                 count(cpu.physical_cores), count(cpu.logical_cpus), cpu.arch);
-  if (cpu.cpu_quota) out += fmt::format(", container quota {:.1f} CPUs", *cpu.cpu_quota);
+  if (cpu.cpu_quota) out += trf(", container quota {:.1f} CPUs", *cpu.cpu_quota);
   return out;
 }
 
 std::string ram_value(const MemoryInfo& mem) {
-  if (!mem.total_bytes) return reason("not found", mem.errors);
+  if (!mem.total_bytes) return reason(tr("not found"), mem.errors);
   std::string out = gib(*mem.total_bytes);
-  if (mem.cgroup_limit_bytes) out += fmt::format(" (container limit {})", gib(*mem.cgroup_limit_bytes));
+  if (mem.cgroup_limit_bytes) out += trf(" (container limit {})", gib(*mem.cgroup_limit_bytes));
   return out;
 }
 
 std::string driver_value(const NvidiaInfo& nv) {
   if (nv.driver_version) {
     if (nv.kernel_module_version && *nv.kernel_module_version != *nv.driver_version)
-      return fmt::format("{} (kernel module {})", *nv.driver_version, *nv.kernel_module_version);
+      return trf("{} (kernel module {})", *nv.driver_version, *nv.kernel_module_version);
     return *nv.driver_version;
   }
   if (nv.kernel_module_version)
-    return reason("kernel module " + *nv.kernel_module_version + ", NVML not working", nv.error);
-  return reason("not found", nv.error);
+    return reason(trf("kernel module {}, NVML not working", *nv.kernel_module_version), nv.error);
+  return reason(tr("not found"), nv.error);
 }
 
 std::string driver_cuda_value(const Inventory& inv) {
   if (inv.nvidia.cuda_driver_version) return *inv.nvidia.cuda_driver_version;
   if (inv.cuda.driver_version) return *inv.cuda.driver_version;
-  return "n/a (no NVIDIA driver)";
+  return tr("n/a (no NVIDIA driver)");
 }
 
 std::string cuda_api_value(const CudaInfo& cuda) {
-  if (cuda.available) return fmt::format("works, {} device(s)", cuda.device_count);
-  return reason(cuda.library_found ? "not working" : "libcuda.so.1 not found", cuda.error);
+  if (cuda.available) return trf("works, {} device(s)", cuda.device_count);
+  return reason(cuda.library_found ? tr("not working") : tr("libcuda.so.1 not found"), cuda.error);
 }
 
 std::string nvcc_value(const ToolkitInfo& tk) {
-  if (!tk.nvcc_version) return reason("not found (PyTorch wheels do not need it)", tk.errors);
+  if (!tk.nvcc_version) return reason(tr("not found (PyTorch wheels do not need it)"), tk.errors);
   return tk.nvcc_path ? fmt::format("{} ({})", *tk.nvcc_version, *tk.nvcc_path) : *tk.nvcc_version;
 }
 
 std::string python_value(const PythonInfo& py) {
-  if (!py.probed) return std::string(kNotProbed);
-  if (!py.version) return reason("not found", py.error);
+  if (!py.probed) return std::string(tr(kNotProbed));
+  if (!py.version) return reason(tr("not found"), py.error);
   return py.executable ? fmt::format("{} ({})", *py.version, *py.executable) : *py.version;
 }
 
+}  // namespace
+
+std::string other_python(const OtherPython& o) {
+  return trf("{} (Python {}): torch {}, {}", o.executable, o.version.value_or("?"), o.torch_version,
+             o.torch_cuda ? "CUDA " + *o.torch_cuda : std::string(tr("CPU build")));
+}
+
+namespace {
+
 /// Why there is no TorchInfo.
 std::string torch_absent(const PythonInfo& py) {
-  if (!py.probed) return std::string(kNotProbed);
-  if (!py.version) return "n/a (no Python)";
-  if (py.error) return reason("not importable", py.error);
-  return "not installed";
+  if (!py.probed) return std::string(tr(kNotProbed));
+  if (!py.version) return tr("n/a (no Python)");
+  if (py.error) return reason(tr("not importable"), py.error);
+  return tr("not installed");
 }
 
 std::string torch_built_with(const TorchInfo& t) {
   if (t.cuda) return "CUDA " + *t.cuda;
-  if (t.hip) return "ROCm (HIP " + *t.hip + ")";
-  return "CPU build (no CUDA)";
+  if (t.hip) return trf("ROCm (HIP {})", *t.hip);
+  return tr("CPU build (no CUDA)");
 }
 
 std::string torch_available(const TorchInfo& t) {
@@ -152,49 +163,51 @@ std::string torch_available(const TorchInfo& t) {
 void add_torch_rows(const Inventory& inv, std::vector<Row>& rows) {
   rows.emplace_back("PyTorch", inv.torch ? inv.torch->version : torch_absent(inv.python));
   if (!inv.torch) {
+    // The interpreter chosen has none: the ones that have it, so a helper can say which to use (--python PATH).
+    for (const auto& other : inv.python.others) rows.emplace_back(tr("PyTorch in another Python"), other_python(other));
     for (const char* label :
-         {"PyTorch built with", "cuDNN PyTorch uses", "torch.cuda.is_available()", "PyTorch arch list"})
+         {tr("PyTorch built with"), tr("cuDNN PyTorch uses"), "torch.cuda.is_available()", tr("PyTorch arch list")})
       rows.emplace_back(label, "n/a");
     return;
   }
   const TorchInfo& t = *inv.torch;
-  rows.emplace_back("PyTorch built with", torch_built_with(t));
-  rows.emplace_back(t.hip ? "MIOpen PyTorch uses" : "cuDNN PyTorch uses", t.cudnn_version.value_or("n/a"));
+  rows.emplace_back(tr("PyTorch built with"), torch_built_with(t));
+  rows.emplace_back(t.hip ? tr("MIOpen PyTorch uses") : tr("cuDNN PyTorch uses"), t.cudnn_version.value_or("n/a"));
   rows.emplace_back("torch.cuda.is_available()", torch_available(t));
-  rows.emplace_back("PyTorch arch list",
+  rows.emplace_back(tr("PyTorch arch list"),
                     t.arch_list.empty() ? "n/a" : fmt::format("{}", fmt::join(t.arch_list, " ")));
 }
 
 std::vector<Row> version_rows(const Inventory& inv) {
   std::vector<Row> rows = {
-      {"gpuscout", inv.gpuscout_version.empty() ? "unknown" : inv.gpuscout_version},
+      {"gpuscout", inv.gpuscout_version.empty() ? tr("unknown") : inv.gpuscout_version},
       {"OS", os_value(inv.os)},
-      {"kernel", inv.os.kernel.value_or("not found")},
+      {tr("kernel"), inv.os.kernel.value_or(tr("not found"))},
       {"container / VM / WSL", isolation_value(inv.os)},
-      {"platform", platform_value(inv.platform)},
+      {tr("platform"), platform_value(inv.platform)},
       {"CPU", cpu_value(inv.cpu)},
       {"RAM", ram_value(inv.memory)},
-      {"NVIDIA driver", driver_value(inv.nvidia)},
-      {"CUDA the driver supports", driver_cuda_value(inv)},
-      {"CUDA driver API", cuda_api_value(inv.cuda)},
-      {"CUDA toolkit (nvcc)", nvcc_value(inv.toolkit)},
-      {"cuDNN (system)", inv.toolkit.cudnn_version.value_or("not found")},
+      {tr("NVIDIA driver"), driver_value(inv.nvidia)},
+      {tr("CUDA the driver supports"), driver_cuda_value(inv)},
+      {tr("CUDA driver API"), cuda_api_value(inv.cuda)},
+      {tr("CUDA toolkit (nvcc)"), nvcc_value(inv.toolkit)},
+      {tr("cuDNN (system)"), inv.toolkit.cudnn_version.value_or(tr("not found"))},
       {"Python", python_value(inv.python)},
   };
   add_torch_rows(inv, rows);
-  if (inv.hostname) rows.emplace_back("hostname", *inv.hostname);  // only there with include_private
+  if (inv.hostname) rows.emplace_back(tr("hostname"), *inv.hostname);  // only there with include_private
   return rows;
 }
 
 std::string versions_section(const Inventory& inv) {
   std::vector<std::vector<std::string>> rows;
   for (auto& [label, value] : version_rows(inv)) rows.push_back({std::move(label), std::move(value)});
-  return table({"component", "version"}, rows);
+  return table({tr("component"), tr("version")}, rows);
 }
 
 std::string torch_warnings_section(const Inventory& inv) {
   if (!inv.torch || inv.torch->warnings.empty()) return "";
-  std::string out = "PyTorch warned:\n\n";
+  std::string out = tr("PyTorch warned:\n\n");
   for (const auto& w : inv.torch->warnings) out += "- " + escape_markdown(w) + "\n";
   return out + "\n";
 }
@@ -221,10 +234,10 @@ std::vector<std::string> gpu_row(const Gpu& g, bool with_uuid) {
 
 std::string gpus_section(const Inventory& inv, bool with_uuid) {
   if (inv.gpus.empty())
-    return fmt::format("**No GPU found**: {}.\n\n",
-                       escape_markdown(reason("PyTorch can only use the CPU on this machine", inv.pci_errors)));
-  std::vector<std::string> header = {"#",    "GPU",           "vendor",    "compute capability",
-                                     "memory", "CUDA device", "kernel driver", "PCI bus id"};
+    return trf("**No GPU found**: {}.\n\n",
+                       escape_markdown(reason(tr("PyTorch can only use the CPU on this machine"), inv.pci_errors)));
+  std::vector<std::string> header = {"#",    "GPU",           tr("vendor"),    tr("compute capability"),
+                                     tr("memory"), tr("CUDA device"), tr("kernel driver"), tr("PCI bus id")};
   if (with_uuid) header.emplace_back("UUID");
   std::vector<std::vector<std::string>> rows;
   for (const auto& g : inv.gpus) rows.push_back(gpu_row(g, with_uuid));
@@ -235,24 +248,24 @@ std::string gpus_section(const Inventory& inv, bool with_uuid) {
 
 template <typename Say>
 std::string verdict_section(const diagnose::Verdict& v, const Say& say) {
-  std::string out = fmt::format("**Verdict: {}**, device for training scripts: {}\n\n", escape_markdown(v.status),
+  std::string out = trf("**Verdict: {}**, device for training scripts: {}\n\n", escape_markdown(v.status),
                                 escape_markdown(v.device));
-  if (v.findings.empty()) out += "- no findings\n";
+  if (v.findings.empty()) out += tr("- no findings\n");
   for (const auto& f : v.findings) {
     out += fmt::format("- **{}** {}: {}\n", escape_markdown(f.severity), escape_markdown(f.code),
                        escape_markdown(say(f.message)));
-    if (!f.fix.empty()) out += fmt::format("  - fix: {}\n", escape_markdown(say(f.fix)));
+    if (!f.fix.empty()) out += trf("  - fix: {}\n", escape_markdown(say(f.fix)));
   }
   out += "\n";
-  if (v.pip_install) out += "PyTorch for this machine:\n\n" + code_block(say(*v.pip_install));
-  else if (v.torch_fits) out += "PyTorch for this machine: the installed one fits, nothing to install.\n";
+  if (v.pip_install) out += tr("PyTorch for this machine:\n\n") + code_block(say(*v.pip_install));
+  else if (v.torch_fits) out += tr("PyTorch for this machine: the installed one fits, nothing to install.\n");
   return out;
 }
 
 std::string heading(const Inventory& inv) {
-  const std::string version = inv.gpuscout_version.empty() ? "(version unknown)" : inv.gpuscout_version;
-  return fmt::format("### gpuscout {} report, collected {}\n\n", escape_markdown(version),
-                     escape_markdown(inv.collected_at.value_or("at an unknown time")));
+  const std::string version = inv.gpuscout_version.empty() ? tr("(version unknown)") : inv.gpuscout_version;
+  return trf("### gpuscout {} report, collected {}\n\n", escape_markdown(version),
+                     escape_markdown(inv.collected_at.value_or(tr("at an unknown time"))));
 }
 
 }  // namespace
@@ -283,9 +296,9 @@ std::string render_markdown(const Inventory& inventory, const diagnose::Verdict&
   out += torch_warnings_section(shown);
   out += gpus_section(shown, keep);
   out += verdict_section(verdict, say);
-  out += keep ? "_Made with gpuscout report --markdown --include-private._\n"
-              : "_Made with gpuscout report --markdown; user and host names, home paths and serial numbers are left "
-                "out._\n";
+  out += keep ? tr("_Made with gpuscout report --markdown --include-private._\n")
+              : tr("_Made with gpuscout report --markdown; user and host names, home paths and serial numbers are left "
+                "out._\n");
   return out;
 }
 

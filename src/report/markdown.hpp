@@ -27,4 +27,8 @@ std::string render_markdown(const Inventory& inventory, const diagnose::Verdict&
 /// table cell, open HTML, a link, emphasis or code.
 std::string escape_markdown(std::string_view text);
 
+/// Another interpreter that has PyTorch, in one line: "/usr/bin/python3 (Python 3.11.2): torch 2.5.1, CUDA 12.1"
+/// (the Markdown block and the HTML page list them when the chosen interpreter has none).
+std::string other_python(const OtherPython& other);
+
 }  // namespace gpuscout::report

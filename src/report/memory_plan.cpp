@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.hpp"
+
 #include "core/units.hpp"
 #include "plan/catalogue.hpp"
 #include "plan/precision_choice.hpp"
@@ -22,18 +24,18 @@ std::vector<Scenario> scenarios(const plan::SixteenBit& half) {
   plan::Workload w;
   w.sixteen_bit = half;
   w.mode = plan::Mode::infer;
-  out.push_back({"inference, " + half.dtype, w});
+  out.push_back({trf("inference, {}", half.dtype), w});
   w.dtype = "int4";
-  out.push_back({"inference, int4", w});
+  out.push_back({tr("inference, int4"), w});
   w.dtype.clear();
   w.mode = plan::Mode::qlora;
   w.grad_checkpointing = true;  // as PEFT's prepare_model_for_kbit_training sets it up
-  out.push_back({"QLoRA fine-tuning (nf4 base, checkpointing)", w});
+  out.push_back({tr("QLoRA fine-tuning (nf4 base, checkpointing)"), w});
   w.mode = plan::Mode::lora;
-  out.push_back({fmt::format("LoRA fine-tuning ({} base, checkpointing)", half.dtype), w});
+  out.push_back({trf("LoRA fine-tuning ({} base, checkpointing)", half.dtype), w});
   w.mode = plan::Mode::train;
   w.grad_checkpointing = false;
-  out.push_back({fmt::format("full training ({} mixed AdamW, 16 B/param)", half.dtype), w});
+  out.push_back({trf("full training ({} mixed AdamW, 16 B/param)", half.dtype), w});
   return out;
 }
 
@@ -66,11 +68,11 @@ std::optional<std::pair<plan::ModelShape, std::string>> pick_model(uint64_t capa
     }
   }
   if (best)
-    return std::make_pair(best->shape, fmt::format("{}: the largest catalogue model whose 16-bit inference fits {} of "
+    return std::make_pair(best->shape, trf("{}: the largest catalogue model whose 16-bit inference fits {} of "
                                                    "GPU memory (choose another with --model or --config)",
                                                    best->name, units::format_bytes(capacity)));
   if (smallest)
-    return std::make_pair(smallest->shape, fmt::format("{}: the smallest catalogue model (none runs in 16 bits within {}; "
+    return std::make_pair(smallest->shape, trf("{}: the smallest catalogue model (none runs in 16 bits within {}; "
                                                        "choose another with --model or --config)",
                                                        smallest->name, units::format_bytes(capacity)));
   return std::nullopt;
@@ -83,23 +85,23 @@ MemoryPlans build_memory_plans(const Inventory& inventory, const std::optional<p
   const auto capacities = plan::gpu_capacities(inventory);
   if (capacities.empty()) {
     out.empty_reason = inventory.gpus.empty()
-                           ? "No GPU on this machine: there is no GPU memory to plan. `gpuscout fit --vram 24G` or "
-                             "`--gpu NAME` shows what a card you might buy or rent would hold."
-                           : "No GPU with a known memory size (the NVIDIA driver did not report it): `gpuscout fit "
-                             "--vram 24G` plans for a size you give.";
+                           ? tr("No GPU on this machine: there is no GPU memory to plan. `gpuscout fit --vram 24G` or "
+                             "`--gpu NAME` shows what a card you might buy or rent would hold.")
+                           : tr("No GPU with a known memory size (the NVIDIA driver did not report it): `gpuscout fit "
+                             "--vram 24G` plans for a size you give.");
     return out;
   }
   plan::ModelShape shape;
   if (model) {
     shape = *model;
-    out.model_reason = "chosen with --model/--config";
+    out.model_reason = tr("chosen with --model/--config");
   } else {
     const auto largest = std::max_element(capacities.begin(), capacities.end(), [](const auto& a, const auto& b) {
       return a.capacity_bytes < b.capacity_bytes;
     });
     auto picked = pick_model(largest->capacity_bytes);
     if (!picked) {
-      out.empty_reason = "The model catalogue could not be read";
+      out.empty_reason = tr("The model catalogue could not be read");
       return out;
     }
     shape = picked->first;
@@ -117,7 +119,7 @@ MemoryPlans build_memory_plans(const Inventory& inventory, const std::optional<p
       s.workload.kept_free_bytes = plan::kept_free_bytes(gpu.capacity_bytes);
       auto e = plan::estimate(shape, s.workload);
       if (!e) continue;  // a combination this model cannot run (e.g. an encoder has no KV cache to quantise)
-      p.rows.push_back({fmt::format("{}, {} tokens", s.label, e->tokens), e->per_gpu});
+      p.rows.push_back({trf("{}, {} tokens", s.label, e->tokens), e->per_gpu});
     }
     out.gpus.push_back(std::move(p));
     plan::Workload base;

@@ -51,8 +51,11 @@ Checks (done by this script through /execute/sync, not by trusting the page's ow
   chromedriver answer neither, the script says so and relies on gpuscoutReport.errors alone;
 * performance.getEntriesByType('resource') holds only file:/data:/blob:/about: URLs, and no element
   references an external URL (script/link/img/iframe/source/video/audio/embed/object).
+* at a 400 px window (a phone) nothing is wider than the window, outside a box that scrolls on its own
+  (<pre>); where the page holds Chinese text, two different characters draw differently in the page's font
+  (boxes of a missing CJK font draw alike); --expect-lang checks <html lang>.
 
---screenshot writes a full-page PNG (the window grows to the page's height, capped at 16000 px);
+--phone-screenshot writes the 400 px view. --screenshot writes a full-page PNG (the window grows to the page's height, capped at 16000 px);
 --chart-shots DIR writes DIR/report-KIND.png, an element screenshot of the first figure of each
 KIND (the first one drawn, when the KIND has both drawn and empty figures). Screenshots are taken
 even when a check failed, to help debugging; they never change the verdict.
@@ -79,6 +82,7 @@ EXIT_OK, EXIT_FAIL, EXIT_SKIP = 0, 1, 77
 MIN_DRAWN_PERCENT = 1.0          # a drawn chart (axes, grid, labels, data) covers well above this
 MAX_SCREENSHOT_HEIGHT = 16000    # px; Chromium refuses much taller surfaces
 WINDOW_WIDTH, WINDOW_HEIGHT = 1280, 2000
+PHONE_WIDTH = 400               # px: a phone held upright; nothing may run off the side at this width
 POLL_S = 0.1
 DONE_WAIT_S = 30                 # bound on the wait for gpuscoutReport.done once the page has loaded
 ERROR_GRACE_S = 3                # ... cut short this long after the page, loaded, recorded a script error
@@ -174,6 +178,34 @@ for (const [tag, attr] of Object.entries(attrs)) {
     try { url = new URL(el.getAttribute(attr), document.baseURI).href; } catch (e) { url = el.getAttribute(attr); }
     out.external.push(tag + ' ' + attr + '=' + url);
   });
+}
+return out;
+"""
+
+# At phone width: is anything wider than the window (outside a box that scrolls on its own, like <pre>)? And does
+# Chinese text render as glyphs (two different characters draw differently) rather than as boxes of a missing font?
+NARROW_JS = r"""
+const width = document.documentElement.clientWidth;
+const out = {width: width, scrollWidth: document.documentElement.scrollWidth, overflowing: [], lang: document.documentElement.lang};
+const scrolls = el => { for (let p = el.parentElement; p; p = p.parentElement) {
+  const o = getComputedStyle(p).overflowX; if (o === 'auto' || o === 'scroll' || o === 'hidden') return true; } return false; };
+document.querySelectorAll('body *').forEach(el => {
+  const r = el.getBoundingClientRect();
+  if (r.width === 0 || r.right <= width + 1 || scrolls(el)) return;
+  if (out.overflowing.length < 8) {
+    const name = el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (el.className && typeof el.className === 'string' ? '.' + el.className.split(' ').join('.') : '');
+    out.overflowing.push(name + ' right=' + Math.round(r.right) + ' "' + (el.textContent || '').trim().slice(0, 50) + '"');
+  }
+});
+const text = document.body ? document.body.innerText : '';
+out.cjk = /[\u4e00-\u9fff]/.test(text);
+if (out.cjk) {
+  const family = getComputedStyle(document.body).fontFamily;
+  const draw = ch => { const c = document.createElement('canvas'); c.width = 48; c.height = 48;
+    const x = c.getContext('2d'); x.font = '40px ' + family; x.fillText(ch, 2, 40);
+    return Array.from(x.getImageData(0, 0, 48, 48).data).join(','); };
+  out.glyphs = draw('中') !== draw('国');
+  out.family = family;
 }
 return out;
 """
@@ -422,6 +454,28 @@ def take_screenshots(driver, figures, args, notes):
             notes.append(f"could not take the chart screenshots: {e}")
 
 
+def check_narrow(driver, args, problems):
+    """The page at PHONE_WIDTH: nothing runs off the right edge; CJK text has a font; the lang attribute."""
+    driver.session_request("POST", "/window/rect", {"width": PHONE_WIDTH, "height": WINDOW_HEIGHT}, timeout=10)
+    driver.execute("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(1))));",
+                   timeout=10)
+    data = driver.execute(NARROW_JS, timeout=20)
+    if data["scrollWidth"] > data["width"] + 1 or data["overflowing"]:
+        problems.append(f"at {PHONE_WIDTH} px the page is {data['scrollWidth']} px wide; running off the side: "
+                        + "; ".join(data["overflowing"]))
+    if data.get("cjk") and not data.get("glyphs"):
+        problems.append(f"Chinese text draws as boxes (no CJK font for {data.get('family')}): install fonts-noto-cjk")
+    if args.expect_lang and data["lang"] != args.expect_lang:
+        problems.append(f"<html lang> is {data['lang']!r}, expected {args.expect_lang!r}")
+    if args.phone_screenshot:
+        try:
+            w, h = write_png(args.phone_screenshot, driver.session_request("GET", "/screenshot", timeout=30))
+            print(f"phone screenshot: {args.phone_screenshot} ({w}x{h})")
+        except (WebDriverError, OSError, ValueError, TypeError) as e:
+            problems.append(f"could not take the phone screenshot: {e}")
+    print(f"narrow: {data['scrollWidth']} px of {data['width']} px" + (", CJK glyphs drawn" if data.get("glyphs") else ""))
+
+
 def check_page(driver, report_path, args, deadline, progress):
     """Loads the report and returns the list of failed checks (empty when all passed)."""
     problems = []
@@ -548,6 +602,8 @@ def check_page(driver, report_path, args, deadline, progress):
 
     summary = (f"{drawn_ok}/{len(chart_figs)} charts drawn, {len(empty_figs)} empty, "
                f"{len(log) if log is not None else 'no'} browser log entries")
+    progress["stage"] = "checking the page at phone width"
+    check_narrow(driver, args, problems)
     progress["stage"] = "taking screenshots"
     take_screenshots(driver, figures, args, problems)
     return problems, summary
@@ -562,6 +618,8 @@ def parse_args(argv):
     p.add_argument("--expect-empty", type=int, metavar="M", help="number of empty charts expected")
     p.add_argument("--expect-text", action="append", default=[], metavar="TEXT",
                    help="text the page must show as text (repeatable): a hostile name must read as itself")
+    p.add_argument("--expect-lang", metavar="LANG", help="the <html lang> the page must have (en, zh-CN)")
+    p.add_argument("--phone-screenshot", metavar="OUT.png", help=f"write a screenshot at {PHONE_WIDTH} px width")
     p.add_argument("--chromedriver", metavar="PATH", help="chromedriver to run (default: from PATH)")
     p.add_argument("--chromium", metavar="PATH",
                    help="browser binary (default: /usr/lib/chromium/chromium, else chromium from PATH)")

@@ -62,6 +62,36 @@ TEST(Report, HtmlForAGpuMachineWithItsBenchmark) {
   EXPECT_NE(page.find("within 2000 USD"), std::string::npos);
 }
 
+// The page in Chinese (browser.zh-machine checks it at phone width, with a CJK font): its lang attribute, its
+// headings and the verdict in Chinese; commands as <code>, never as raw backticks.
+TEST(Report, HtmlInChinese) {
+  const std::string out = browser_dir() + "/zh-machine.html";
+  fs::remove(out);
+  const auto r = e2e::run_gpuscout({"--lang", "zh", "report", "--html", out, "--no-python", "--bench", kGpuBench,
+                                    "--budget", "2000"},
+                                   e2e::fake_driver_env("rtx4090"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("报告已写入"), std::string::npos) << r.err;
+  const std::string page = read(out);
+  EXPECT_NE(page.find("<html lang=\"zh-CN\">"), std::string::npos);
+  for (const char* zh : {"<h2>这台机器</h2>", "<h2>速度有多快</h2>", "<h2>能装下多大的模型</h2>", "训练脚本应使用"})
+    EXPECT_NE(page.find(zh), std::string::npos) << zh;
+  EXPECT_NE(page.find("Noto Sans CJK SC"), std::string::npos);
+  const size_t body = page.find("<section id=\"verdict\">");
+  const size_t end = page.find("</section>", body);
+  ASSERT_NE(body, std::string::npos);
+  EXPECT_EQ(page.substr(body, end - body).find('`'), std::string::npos) << page.substr(body, end - body);
+  EXPECT_NE(page.substr(body, end - body).find("<code>"), std::string::npos);
+
+  const std::string en = browser_dir() + "/en-lang.html";
+  const auto english = e2e::run_gpuscout({"--lang", "en", "report", "--html", en, "--no-python"},
+                                         e2e::fake_driver_env("rtx4090"));
+  ASSERT_EQ(english.exit_code, 0) << english.err;
+  EXPECT_NE(read(en).find("<html lang=\"en\">"), std::string::npos);
+  EXPECT_NE(read(en).find("<h2>This machine</h2>"), std::string::npos);
+  fs::remove(en);
+}
+
 TEST(Report, HtmlForAMachineWithoutGpuSaysSo) {
   const std::string out = browser_dir() + "/no-gpu.html";
   fs::remove(out);

@@ -68,5 +68,33 @@ TEST(CodePoints, DecodesUtf8) {
   using gpuscout::text::code_points;
   EXPECT_EQ(code_points("a显"), (std::vector<uint32_t>{'a', 0x663E}));
   EXPECT_EQ(code_points("\xF0\x9F\x98\x80"), (std::vector<uint32_t>{0x1F600}));
-  EXPECT_EQ(code_points("\xE6"), (std::vector<uint32_t>{0x6}));  // truncated: bounded, no read past the end
+  EXPECT_EQ(code_points("\xE6"), (std::vector<uint32_t>{0xFFFD}));  // truncated: bounded, no read past the end
 }
+namespace {
+
+TEST(DisplayWidth, CjkCountsTwoColumns) {
+  EXPECT_EQ(gpuscout::text::display_width("abc"), 3u);
+  EXPECT_EQ(gpuscout::text::display_width("显存 8 GiB"), 10u);
+  EXPECT_EQ(gpuscout::text::display_width("（，）"), 6u);
+}
+
+TEST(Wrap, BreaksAtSpacesWithinTheWidthAndIndents) {
+  const std::string out = gpuscout::text::wrap("one two three four five six", 13, "  ", 0);
+  EXPECT_EQ(out, "one two three\n  four five\n  six\n");
+  // A word longer than the line keeps a line of its own, unbroken (a command or a URL).
+  EXPECT_EQ(gpuscout::text::wrap("a https://example.com/a/very/long/path b", 10, ""),
+            "a\nhttps://example.com/a/very/long/path\nb\n");
+  EXPECT_EQ(gpuscout::text::wrap("short", 80, "    "), "short\n");
+  EXPECT_EQ(gpuscout::text::wrap("see `gpuscout platforms` now", 12, ""), "see\n`gpuscout platforms`\nnow\n");
+  EXPECT_EQ(gpuscout::text::wrap("fix: Use it", 12, "     ", 8), "fix:\n     Use it\n") << "the first line starts at 8";
+}
+
+TEST(Wrap, BreaksBetweenChineseCharacters) {
+  const std::string out = gpuscout::text::wrap("这台机器没有 GPU：请用免费的云端 GPU", 16, "");
+  for (auto line : gpuscout::text::split(out, '\n')) EXPECT_LE(gpuscout::text::display_width(line), 16u) << out;
+  // "GPU：" is 18 columns past the start: the colon never starts a line, so it takes "GPU" with it.
+  EXPECT_EQ(out.substr(0, out.find('\n')), "这台机器没有") << out;
+  EXPECT_TRUE(out.substr(out.find('\n') + 1).starts_with("GPU：")) << out;
+}
+
+}  // namespace

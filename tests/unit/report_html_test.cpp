@@ -307,6 +307,19 @@ TEST(HtmlPage, HostileNamesAreEscapedEverywhere) {
   EXPECT_NE(page.find("script-src 'nonce-N0nce'"), std::string::npos);
 }
 
+TEST(HtmlPage, CommandsInFixesAreCodeNotBackticksAndStayEscaped) {
+  auto in = page_input(gpu_machine("RTX", 24 * units::GiB), std::nullopt);
+  in.verdict.findings.push_back({"torch-missing", "warning", "Run `gpuscout info` to see it",
+                                 "Install it: `pip install \"torch<3\"`, then `a` and a lone ` stays"});
+  const std::string page = render_html(in);
+  EXPECT_NE(page.find("Run <code>gpuscout info</code> to see it"), std::string::npos);
+  EXPECT_NE(page.find("Install it: <code>pip install &quot;torch&lt;3&quot;</code>, then <code>a</code> and a lone ` "
+                      "stays"),
+            std::string::npos);
+  EXPECT_NE(page.find("<html lang=\"en\">"), std::string::npos);
+  EXPECT_NE(page.find("\"Noto Sans CJK SC\", \"Source Han Sans SC\""), std::string::npos);
+}
+
 TEST(HtmlPage, EveryChartHasItsFigureAndDataIsSelfContained) {
   const auto in = page_input(gpu_machine("NVIDIA GeForce RTX 4090", 24 * units::GiB), bench_doc());
   const std::string page = render_html(in);
