@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/i18n.hpp"
+
 namespace gpuscout::bench {
 
 std::string_view isa_name(Isa isa) {
@@ -42,13 +44,13 @@ CpuFacts cpu_facts(const CpuInfo& cpu) {
   f.physical_cores = std::max(1, cpu.physical_cores.value_or(f.logical_cpus));
   if (cpu.max_mhz) {
     f.max_mhz = cpu.max_mhz;
-    f.clock_source = "cpufreq cpuinfo_max_freq, the highest of the usable CPUs";
+    f.clock_source = tr("cpufreq cpuinfo_max_freq, the highest of the usable CPUs");
   } else if (cpu.cpuinfo_mhz_max) {
     f.max_mhz = cpu.cpuinfo_mhz_max;
-    f.clock_source = "/proc/cpuinfo cpu MHz (what the OS reports; in a VM it can be far from the real clock)";
+    f.clock_source = tr("/proc/cpuinfo cpu MHz (what the OS reports; in a VM it can be far from the real clock)");
   } else if (cpu.base_mhz) {
     f.max_mhz = cpu.base_mhz;
-    f.clock_source = "the base clock (boost can be higher)";
+    f.clock_source = tr("the base clock (boost can be higher)");
   }
   for (const auto& c : cpu.caches) f.llc_bytes = std::max(f.llc_bytes.value_or(0), c.size_bytes);
   if (f.llc_bytes == 0u) f.llc_bytes.reset();

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.hpp"
+
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
@@ -217,9 +219,8 @@ PeakResult measure_peak(const CpuFacts& cpu, Precision p, int threads, const Met
   if (cpu.max_mhz) {
     const int fpc = flops_per_cycle(r.isa, p);
     r.computed_gflops = r.threads * *cpu.max_mhz * 1e6 * fpc / 1e9;
-    r.computed_from = fmt::format("{} cores x {:.0f} MHz ({}) x {} FLOP/cycle ({}: 2 FMA pipes x {} lanes x 2)",
-                                  r.threads, *cpu.max_mhz, cpu.clock_source, fpc, isa_name(r.isa),
-                                  fpc / 4);
+    r.computed_from = trf("{} cores x {:.0f} MHz ({}) x {} FLOP/cycle ({}: 2 FMA pipes x {} lanes x 2)", r.threads,
+                          *cpu.max_mhz, cpu.clock_source, fpc, isa_name(r.isa), fpc / 4);
   }
   (void)sink;
   return r;
