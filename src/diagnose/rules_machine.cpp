@@ -19,20 +19,29 @@ constexpr uint64_t kLowDisk = 20 * units::GiB;
 constexpr int kBusyPercent = 80;
 constexpr double kTakenShare = 0.5;
 
-/// The first free cloud GPUs of data/platforms.csv, with their steps.
+/// The first free cloud GPUs of data/platforms.csv, with their steps (or their address where the table gives no
+/// steps). In Chinese, China's own platforms come first: Colab and Kaggle need Google, which the mainland cannot
+/// reach.
 std::string free_gpu_steps() {
   std::vector<std::string> lines;
   if (auto table = core::load_table("platforms.csv")) {
-    for (const auto& r : table->rows()) {
-      if (table->cell(r, "kind") != "free") continue;
-      lines.push_back(fmt::format("{} ({}): {}", table->cell(r, "provider"), table->cell(r, "gpu"),
-                                  tr(table->cell(r, "steps"))));
+    std::vector<const csv::Row*> free;
+    for (const auto& r : table->rows())
+      if (table->cell(r, "kind") == "free") free.push_back(&r);
+    if (i18n::current() == i18n::Language::zh)
+      std::stable_partition(free.begin(), free.end(), [&](const csv::Row* r) { return table->cell(*r, "region") == "cn"; });
+    for (const csv::Row* r : free) {
+      const std::string_view steps = table->cell(*r, "steps");
+      lines.push_back(fmt::format("{} ({}): {}", table->cell(*r, "provider"), table->cell(*r, "gpu"),
+                                  steps.empty() ? std::string(table->cell(*r, "url")) : tr(steps)));
       if (lines.size() >= 3) break;
     }
   }
   if (lines.empty()) lines.push_back(tr("Google Colab: Runtime > Change runtime type > T4 GPU"));
+  // TRANSLATORS: the separator between the platforms of a list.
+  const std::string separator = tr("; ");
   return trf("Use a free cloud GPU: {}. Or rent one by the hour: see `gpuscout platforms`.",
-             fmt::format("{}", fmt::join(lines, "; ")));
+             fmt::format("{}", fmt::join(lines, separator)));
 }
 
 /// The ROCm build's install step for an AMD GPU: the chosen wheel when one has its gfx target, else why not.

@@ -13,6 +13,26 @@ using e2e::run_gpuscout;
 const std::map<std::string, std::string> kNoLocale = {
     {"LANGUAGE", "<unset>"}, {"LC_ALL", "<unset>"}, {"LC_MESSAGES", "<unset>"}, {"LANG", "<unset>"}};
 
+TEST(ZhFindings, NoGpuInChineseNamesChinasFreePlatformFirst) {
+  // Colab and Kaggle need Google, which mainland China cannot reach: in Chinese, AI Studio leads the list.
+  const auto env = merge({kNoLocale, e2e::sysroot_env("no-gpu-vm")});
+  const auto zh = run_gpuscout({"--lang", "zh", "doctor", "--no-python", "--json"}, env);
+  const auto zh_doc = zh.json();
+  const auto* f = e2e::finding(zh_doc, "no-gpu");
+  ASSERT_NE(f, nullptr) << zh.out;
+  const std::string fix = (*f)["fix"];
+  ASSERT_NE(fix.find("AI Studio"), std::string::npos) << fix;
+  EXPECT_LT(fix.find("AI Studio"), fix.find("Colab")) << fix;
+  EXPECT_NE(fix.find("；"), std::string::npos) << fix;
+  const auto en = run_gpuscout({"doctor", "--no-python", "--json"}, env);
+  const auto en_doc = en.json();
+  const auto* g = e2e::finding(en_doc, "no-gpu");
+  ASSERT_NE(g, nullptr) << en.out;
+  const std::string en_fix = (*g)["fix"];
+  EXPECT_LT(en_fix.find("Colab"), en_fix.size()) << en_fix;
+  EXPECT_EQ(en_fix.find("；"), std::string::npos) << en_fix;
+}
+
 TEST(ZhFindings, NouveauFindingInChineseWithTheCommandKept) {
   const auto env = merge({kNoLocale, e2e::sysroot_env("desktop-nouveau")});
   const auto zh = run_gpuscout({"--lang", "zh", "doctor", "--no-python", "--json"}, env);
