@@ -94,7 +94,7 @@ std::optional<std::string> notebook_gpu_switch(const Inventory& inv, const std::
       return g.catalog_name && *g.catalog_name == offer_gpu->spec->name;
     });
     if (in_use || !newest_release_for(*offer_gpu->spec->compute_capability, platform, releases).current) continue;
-    return fmt::format("{}: {}", table->cell(row, "offer"), tr(table->cell(row, "steps")));
+    return fmt::format("{}: {}", tr(table->cell(row, "offer")), tr(table->cell(row, "steps")));
   }
   return std::nullopt;
 }

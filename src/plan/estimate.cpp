@@ -700,9 +700,9 @@ std::vector<GpuCapacity> gpu_capacities(const Inventory& inventory) {
     const std::string cc = g.compute_capability.value_or(""), arch = g.architecture.value_or("");
     const auto precision = catalog::precision_for({.vendor = g.vendor, .compute_capability = cc, .architecture = arch});
     if (g.memory_free_bytes && *g.memory_free_bytes > 0)
-      out.push_back({g.name, *g.memory_free_bytes, "free", precision});
+      out.push_back({g.name, *g.memory_free_bytes, N_("free"), precision});  // translated where shown
     else if (g.memory_total_bytes && *g.memory_total_bytes > 0)
-      out.push_back({g.name, *g.memory_total_bytes, "total", precision});
+      out.push_back({g.name, *g.memory_total_bytes, N_("total"), precision});
   }
   return out;
 }

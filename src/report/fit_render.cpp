@@ -124,11 +124,26 @@ Json fit_plan_json(const plan::FitPlan& p, const plan::ModelShape& shape) {
   return j;
 }
 
+namespace {
+
+/// The mode as the plan's first line names it (the code itself, "infer", is what --mode and the JSON use).
+const char* mode_text(plan::Mode mode) {
+  switch (mode) {
+    case plan::Mode::infer: return tr("infer");
+    case plan::Mode::train: return tr("train");
+    case plan::Mode::lora: return tr("lora");
+    case plan::Mode::qlora: return tr("qlora");
+  }
+  return "?";
+}
+
+}  // namespace
+
 std::string render_fit_plan_text(const plan::FitPlan& p, const plan::ModelShape& shape) {
   const auto& e = p.estimate;
   const auto& w = e.workload;
   const auto& b = e.per_gpu;
-  std::string what = fmt::format("{}, {}", plan::name(w.mode), e.format.name);
+  std::string what = fmt::format("{}, {}", mode_text(w.mode), e.format.name);
   if (shape.arch == plan::Arch::decoder || shape.arch == plan::Arch::encoder)
     what += trf(", context {} x batch {}", w.context_tokens, w.batch);
   else
@@ -164,7 +179,7 @@ std::string render_fit_plan_text(const plan::FitPlan& p, const plan::ModelShape&
     const std::string card =
         g.gpu.basis == "--vram" ? g.gpu.name
                                 : fmt::format("{} ({} {})", g.gpu.name, units::format_bytes(g.gpu.capacity_bytes),
-                                              g.gpu.basis);
+                                              tr(g.gpu.basis));
     if (g.fits)
       s += trf("{}: fits, {} to spare{}\n", card, units::format_bytes(static_cast<uint64_t>(g.headroom_bytes)),
                        b.kept_free_bytes > 0 ? trf(" besides the {} left free", units::format_bytes(b.kept_free_bytes))
@@ -225,7 +240,7 @@ std::string render_max_params_text(const plan::MaxParamsTable& t, const std::vec
   const auto& g = gpus.front();
   std::string s = trf("Largest model that fits {} ({}), generic Llama-style shape:\n",
                               units::format_bytes(t.capacity_bytes),
-                              g.basis == "--vram" ? g.name : g.name + ", " + g.basis);
+                              g.basis == "--vram" ? g.name : g.name + ", " + tr(g.basis));
   size_t i = 0;
   const auto row = [&](const std::string& label, uint64_t params) {
     s += fmt::format("  {:<52} {:>8}\n", label, params ? units::format_count(params) : std::string(tr("none")));
