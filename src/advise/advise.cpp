@@ -178,10 +178,10 @@ namespace {
 /// 11613 -> "11,613" (decimals 0) or 2.5 -> "2.50".
 std::string grouped(double value, int decimals) {
   if (decimals > 0) return fmt::format("{:.{}f}", value, decimals);
-  std::string digits = fmt::format("{:.0f}", value), out;
-  const size_t lead = digits.size() % 3;
+  const std::string digits = fmt::format("{:.0f}", std::fabs(value));
+  std::string out = value <= -0.5 ? "-" : "";
   for (size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (i - lead) % 3 == 0 && digits[0] != '-') out += ',';
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
     out += digits[i];
   }
   return out;

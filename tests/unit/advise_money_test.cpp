@@ -179,6 +179,14 @@ TEST(AdviseMoney, FormatsInTheBudgetsCurrency) {
     return s.substr(0, s.size() - 3) + "," + s.substr(s.size() - 3);
   }());
   EXPECT_EQ(format_money(1599, display_for("USD", r)), "$1,599");
+  // Every length of number groups by threes from the right (five digits were "1,4,518").
+  const Display usd;
+  EXPECT_EQ(format_money(7, usd), "$7");
+  EXPECT_EQ(format_money(999, usd), "$999");
+  EXPECT_EQ(format_money(14518, usd), "$14,518");
+  EXPECT_EQ(format_money(145180, usd), "$145,180");
+  EXPECT_EQ(format_money(1234567, usd), "$1,234,567");
+  EXPECT_EQ(format_money(-14518, usd), "$-14,518");
   EXPECT_EQ(format_local(2.0, 2.8, "CNY", cny), "¥2.00-2.80");
   EXPECT_EQ(format_local(2.5, std::nullopt, "XYZ", cny), "XYZ 2.50");
 }
