@@ -676,7 +676,7 @@ MaxParamsTable max_params_table(uint64_t capacity_bytes, const Workload& base) {
   lora.dtype = half;
   lora.grad_checkpointing = true;
   t.lora = largest_model_that_fits(capacity_bytes, lora);
-  const std::string adapters = fmt::format("r={} on {};", lora.lora_rank, text::join(lora.lora_targets, ","));
+  const std::string adapters = trf("r={} on {};", lora.lora_rank, text::join(lora.lora_targets, ","));
   t.recipes.push_back(trf("{} adapters in fp32, frozen {} base, AdamW, gradient checkpointing, {} tokens, "
                           "batch {}, {}",
                           adapters, half, lora.context_tokens, t.batch, kept));
