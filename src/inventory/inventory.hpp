@@ -65,14 +65,24 @@ struct Disk {
   uint64_t free_bytes = 0;  ///< available to an unprivileged user, as `df` shows
 };
 
+/// Windows' own facts (RtlGetVersion, the registry's CurrentVersion key, the file system policy).
+struct WindowsInfo {
+  std::string build;                              ///< "26100.4061": CurrentBuildNumber.UBR
+  std::optional<std::string> display_version;     ///< "24H2" (DisplayVersion; ReleaseId on older builds)
+  std::optional<std::string> edition;             ///< EditionID: "Core" (Home), "Professional", "ServerDatacenter"
+  std::optional<bool> long_paths_enabled;         ///< HKLM\SYSTEM\CurrentControlSet\Control\FileSystem LongPathsEnabled
+};
+
 struct OsInfo {
-  std::optional<std::string> id;          ///< os-release ID ("ubuntu")
+  std::string family = "linux";           ///< "linux" or "windows": which set of probes wrote this section
+  std::optional<std::string> id;          ///< os-release ID ("ubuntu"); "windows" on Windows
   std::optional<std::string> version_id;  ///< "22.04"
   std::optional<std::string> pretty_name;
   std::optional<std::string> kernel;      ///< kernel release
   std::optional<std::string> container;   ///< "docker", "podman", "kubernetes", "lxc", or none
   std::optional<std::string> virtualization;  ///< "kvm", "hyper-v", "vmware", "xen", "wsl", or none
   bool wsl = false;
+  std::optional<WindowsInfo> windows;     ///< only on Windows
   std::vector<ProbeError> errors;
 };
 
@@ -134,6 +144,8 @@ struct Gpu {
   std::optional<uint64_t> l2_bytes;
   std::vector<GpuProcess> processes;
   std::optional<std::string> gfx_target;  ///< AMD: the ISA ROCm builds for ("gfx1100"), from the KFD topology
+  std::optional<std::string> luid;        ///< Windows: the adapter's LUID from DXGI ("0x00000000:0x0001a2b3")
+  std::optional<std::string> driver_model;  ///< Windows, NVIDIA: "WDDM", "TCC" or "MCDM" (nvmlDeviceGetDriverModel)
   std::vector<std::string> sources;  ///< which probes saw it: "pci", "nvml", "cuda"
   std::vector<ProbeError> errors;
 };
@@ -141,7 +153,8 @@ struct Gpu {
 struct NvidiaInfo {
   bool library_found = false;                     ///< libnvidia-ml.so.1 could be loaded
   std::optional<std::string> library_path;
-  std::optional<std::string> driver_version;      ///< "580.95.05"
+  std::optional<std::string> driver_version;      ///< "580.95.05"; on Windows as NVIDIA writes it, "581.57"
+  std::optional<std::string> windows_driver_version;  ///< Windows' form of the same driver, "32.0.15.8157"
   std::optional<std::string> cuda_driver_version; ///< highest CUDA the driver supports, "13.0"
   std::optional<std::string> nvml_version;
   std::optional<std::string> kernel_module_version;  ///< /proc/driver/nvidia/version
@@ -231,6 +244,9 @@ struct PythonInfo {
   bool timed_out = false;
   std::optional<ProbeError> error;     ///< python missing, import failed with an error other than "no module"
   std::vector<OtherPython> others;     ///< interpreters with torch, listed when this one has none
+  /// Windows: the Microsoft Store's python.exe stub (WindowsApps) that PATH reaches first; never run, since it
+  /// opens the Store instead of running Python.
+  std::optional<std::string> store_alias;
 };
 
 /// AMD's ROCm as the machine exposes it to PyTorch's ROCm builds (amdgpu's KFD device and the environment).

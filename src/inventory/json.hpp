@@ -46,7 +46,9 @@ GPUSCOUT_INVENTORY_JSON(CpuInfo, arch, vendor, model, sockets, physical_cores, l
 GPUSCOUT_INVENTORY_JSON(MemoryInfo, total_bytes, available_bytes, swap_total_bytes, swap_free_bytes,
                         cgroup_limit_bytes, errors)
 GPUSCOUT_INVENTORY_JSON(Disk, mount, device, fstype, total_bytes, free_bytes)
-GPUSCOUT_INVENTORY_JSON(OsInfo, id, version_id, pretty_name, kernel, container, virtualization, wsl, errors)
+GPUSCOUT_INVENTORY_JSON(WindowsInfo, build, display_version, edition, long_paths_enabled)
+GPUSCOUT_INVENTORY_JSON(OsInfo, family, id, version_id, pretty_name, kernel, container, virtualization, wsl, windows,
+                        errors)
 GPUSCOUT_INVENTORY_JSON(PlatformInfo, kind, cloud, notebook, laptop, battery, chassis_type, system_vendor,
                         product_name)
 GPUSCOUT_INVENTORY_JSON(GpuProcess, pid, used_bytes, name)
@@ -56,8 +58,9 @@ GPUSCOUT_INVENTORY_JSON(Gpu, index, vendor, name, pci_bus_id, pci_vendor_id, pci
                         compute_capability, architecture, catalog_name, temperature_c, power_draw_mw, power_limit_mw,
                         utilization_gpu_pct, utilization_memory_pct, pcie_gen, pcie_width, pcie_gen_max,
                         pcie_width_max, sm_count, clock_sm_mhz, max_clock_sm_mhz, clock_memory_mhz,
-                        memory_bus_width_bits, l2_bytes, processes, gfx_target, sources, errors)
-GPUSCOUT_INVENTORY_JSON(NvidiaInfo, library_found, library_path, driver_version, cuda_driver_version, nvml_version,
+                        memory_bus_width_bits, l2_bytes, processes, gfx_target, luid, driver_model, sources, errors)
+GPUSCOUT_INVENTORY_JSON(NvidiaInfo, library_found, library_path, driver_version, windows_driver_version, cuda_driver_version,
+                        nvml_version,
                         kernel_module_version, kernel_module_loaded, uvm_loaded, nouveau_loaded, timed_out, error)
 GPUSCOUT_INVENTORY_JSON(CudaDevice, index, name, compute_capability, sm_count, clock_mhz, memory_clock_mhz,
                         memory_bus_width_bits, l2_bytes, total_memory_bytes, pci_bus_id, uuid, integrated)
@@ -70,7 +73,7 @@ GPUSCOUT_INVENTORY_JSON(TorchInfo, version, cuda, hip, cuda_available, device_co
                         mps_available, xpu_available, devices, warnings)
 GPUSCOUT_INVENTORY_JSON(OtherPython, executable, version, torch_version, torch_cuda)
 GPUSCOUT_INVENTORY_JSON(PythonInfo, probed, executable, version, selected_by, in_venv, externally_managed,
-                        torch_installed, timed_out, error, others)
+                        torch_installed, timed_out, error, others, store_alias)
 
 
 /// The whole inventory as JSON, keys in a stable, documented order.
