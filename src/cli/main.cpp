@@ -19,6 +19,8 @@
 #include "core/data_files.hpp"
 #include "core/error.hpp"
 #include "core/i18n.hpp"
+#include "os/process.hpp"
+#include "os/system.hpp"
 #include "plan/catalogue.hpp"
 
 namespace {
@@ -97,8 +99,13 @@ void translate_help_labels(CLI::App& app) {
 
 int main(int argc, char** argv) {
   using namespace gpuscout;
+  std::vector<std::string> all_args = os::program_arguments(argc, argv);
+  if (all_args.empty()) all_args.push_back("gpuscout");
+  // A driver probe's child (Windows re-runs gpuscout.exe for it): answered before anything else is set up.
+  if (const auto code = os::run_isolated_if_asked(all_args)) return *code;
+  os::prepare_console();
   try {
-    choose_language(std::vector<std::string>(argv + 1, argv + argc));
+    choose_language(std::vector<std::string>(all_args.begin() + 1, all_args.end()));
   } catch (const UsageError& e) {
     fmt::print(stderr, "{}\n", trf("gpuscout: error: {}", e.what()));
     return 2;
@@ -129,7 +136,7 @@ int main(int argc, char** argv) {
 
   try {
     // `gpuscout` and `gpuscout --json` mean `gpuscout doctor [...]`.
-    std::vector<std::string> args(argv + 1, argv + argc);
+    std::vector<std::string> args(all_args.begin() + 1, all_args.end());
     if (const auto at = default_command_position(app, version, args))
       args.insert(args.begin() + static_cast<std::ptrdiff_t>(*at), "doctor");
     std::reverse(args.begin(), args.end());

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,7 +27,7 @@ struct ProcessResult {
 /// So `sh -c 'sleep 100 &'` or a driver's helper process never outlives the probe.
 class Child {
  public:
-  Child() = default;
+  Child();
   Child(Child&&) noexcept;
   Child& operator=(Child&&) noexcept;
   Child(const Child&) = delete;
@@ -35,21 +36,17 @@ class Child {
 
   /// Waits until the child exits or the deadline (measured from start) passes, then kills its group.
   ProcessResult wait();
-  bool started() const { return pid_ > 0; }
-  /// The child's process id, which is also its process group id (-1 once waited for): lets a signal handler
-  /// stop the group at once.
-  int pid() const { return pid_; }
+  bool started() const;
+  /// The child's process id, which on POSIX is also its process group id (-1 once waited for): lets a signal
+  /// handler stop the group at once.
+  int pid() const;
+
+  /// What the running child is, per operating system (os/posix/process.cpp, os/windows/process.cpp).
+  struct State;
+  explicit Child(std::unique_ptr<State> state);
 
  private:
-  friend Result<Child> spawn(const std::vector<std::string>&, std::chrono::milliseconds,
-                             const std::map<std::string, std::string>&);
-  friend Result<Child> fork_call(const std::function<std::string()>&, std::chrono::milliseconds);
-  /// Reads both pipes until they close (true) or the deadline passes (false).
-  bool drain_until_closed(ProcessResult& result);
-  int pid_ = -1;
-  int out_fd_ = -1;
-  int err_fd_ = -1;
-  std::chrono::steady_clock::time_point deadline_{};
+  std::unique_ptr<State> state_;
 };
 
 /// Starts argv[0] (looked up in PATH when it has no '/') with extra environment variables.
@@ -60,6 +57,7 @@ Result<Child> spawn(const std::vector<std::string>& argv, std::chrono::milliseco
 Result<ProcessResult> run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
                           const std::map<std::string, std::string>& extra_env = {});
 
+#ifndef _WIN32
 /// Runs `call` in a forked child and returns what it returned, through a pipe of its own, as the result's
 /// `out`. Whatever the child prints on its fd 1 and fd 2 (a driver's printf or error message) is the
 /// result's `err`, never the user's terminal and never mixed into `out`. A thrown exception becomes exit
@@ -67,6 +65,22 @@ Result<ProcessResult> run(const std::vector<std::string>& argv, std::chrono::mil
 /// so Ctrl-C on gpuscout does not leave a hung driver call behind.
 /// Isolates code that can hang or crash (a wedged driver, a stale NFS mount) from the report.
 Result<Child> fork_call(const std::function<std::string()>& call, std::chrono::milliseconds timeout);
+#endif
+
+/// A call that can hang or crash (a driver's, a dead file server's), run isolated in a child by name, so that it
+/// works the same on every system: forked on POSIX (as fork_call), and on Windows, which cannot fork, gpuscout
+/// re-runs its own executable with a hidden first argument that run_isolated_if_asked answers. The child's
+/// payload comes back as the result's `out`, anything else it prints as `err`; a thrown exception is exit code 3
+/// with `out` = "exception: <what>".
+using IsolatedFunction = std::string (*)(const std::string& argument);
+/// Registers `function` under `name` (at static initialisation, by the module that owns the call).
+bool register_isolated(const char* name, IsolatedFunction function);
+Result<Child> call_isolated(const std::string& name, const std::string& argument, std::chrono::milliseconds timeout);
+/// The hidden first argument of an isolated child (Windows).
+inline constexpr const char* kIsolatedChildFlag = "--gpuscout-isolated-child";
+/// For main(), first thing: when the arguments ask for an isolated call, runs it, writes its payload and returns
+/// the exit code to end with; nullopt for an ordinary run. A program that links libgpuscout on Windows calls it too.
+std::optional<int> run_isolated_if_asked(const std::vector<std::string>& args);
 
 /// Looks a program up in PATH (or checks an explicit path); nullopt when not executable.
 std::optional<std::string> find_program(const std::string& name);

@@ -42,6 +42,15 @@ struct FsSpace {
 /// ("MOUNT TOTAL FREE AVAIL" per line), because sizes cannot be recorded as files.
 Result<FsSpace> filesystem_space(const std::string& mount);
 
+/// The program's arguments as UTF-8: argv as given on POSIX; on Windows the UTF-16 command line
+/// (CommandLineToArgvW), since argv there is in the ANSI code page and loses Chinese file names.
+std::vector<std::string> program_arguments(int argc, char** argv);
+/// Makes the console show UTF-8 (Windows: the console's output code page; nothing to do on POSIX).
+void prepare_console();
+
+/// This machine's host name (gethostname; GetComputerNameExW's DNS host name), nullopt when it cannot be read.
+std::optional<std::string> hostname();
+
 /// uname(2)-like machine name ("x86_64", "aarch64") of the running process.
 std::string machine_arch();
 

@@ -107,7 +107,19 @@ std::vector<MountEntry> real_filesystems(const std::vector<MountEntry>& mounts) 
   return out;
 }
 
+namespace {
+
+std::string measure_filesystem(const std::string& mount) {
+  auto s = os::filesystem_space(mount);
+  if (!s) return std::string();
+  return fmt::format("{} {} {}", s->total_bytes, s->free_bytes, s->available_bytes);
+}
+const bool kRegistered = os::register_isolated("statvfs", measure_filesystem);
+
+}  // namespace
+
 std::vector<Disk> probe_disks(std::vector<ProbeError>& errors) {
+  (void)kRegistered;
   std::vector<Disk> disks;
   auto text = os::read_file("/proc/self/mounts");
   if (!text) text = os::read_file("/proc/mounts");
@@ -120,13 +132,7 @@ std::vector<Disk> probe_disks(std::vector<ProbeError>& errors) {
     Result<os::FsSpace> space = fail("not measured");
     if (is_network_fs(m.fstype) && os::sysroot().empty()) {
       // statvfs on a dead NFS server blocks for minutes (as `df` does): measure it in a bounded child.
-      auto child = os::fork_call(
-          [mount = m.mount] {
-            auto s = os::filesystem_space(mount);
-            if (!s) return std::string();
-            return fmt::format("{} {} {}", s->total_bytes, s->free_bytes, s->available_bytes);
-          },
-          std::chrono::milliseconds(1500));
+      auto child = os::call_isolated("statvfs", m.mount, std::chrono::milliseconds(1500));
       if (child) {
         auto r = child->wait();
         const auto f = text::split_ws(r.out);

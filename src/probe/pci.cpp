@@ -1,35 +1,30 @@
-// PCI: every GPU of every vendor, through libpci's sysfs backend (pointed into the sysroot) and pci.ids names.
-#include <csetjmp>
-#include <cstdarg>
+// PCI: every GPU of every vendor, enumerated from sysfs (under the sysroot), named from pci.ids (pci_names).
 #include <algorithm>
 #include <cstdio>
 
 #include <fmt/format.h>
 
-extern "C" {
-#include <pci/pci.h>
-}
-
 #include "core/text.hpp"
 #include "os/system.hpp"
+#include "probe/pci_names.hpp"
 #include "probe/sources.hpp"
 
 namespace gpuscout::probe {
 namespace {
 
-// libpci's error callback must not return (it would exit the process): we jump back to the probe instead,
-// record the message and keep the rest of the report.
-thread_local std::jmp_buf* g_pci_jump = nullptr;
-thread_local char g_pci_message[512];
-
-[[noreturn]] void pci_error_handler(char* msg, ...) {
-  va_list args;
-  va_start(args, msg);
-  std::vsnprintf(g_pci_message, sizeof g_pci_message, msg, args);
-  va_end(args);
-  std::longjmp(*g_pci_jump, 1);
+std::optional<int> link_generation(std::string_view speed) {
+  const auto v = text::parse_double(text::split_ws(speed).empty() ? "" : text::split_ws(speed)[0]);
+  if (!v) return std::nullopt;
+  if (*v >= 60) return 6;
+  if (*v >= 30) return 5;
+  if (*v >= 15) return 4;
+  if (*v >= 7.5) return 3;
+  if (*v >= 4.5) return 2;
+  if (*v >= 2) return 1;
+  return std::nullopt;
 }
-void pci_quiet(char*, ...) {}
+
+}  // namespace
 
 std::string vendor_key(uint16_t vendor_id, std::string_view pci_vendor_name) {
   switch (vendor_id) {
@@ -48,7 +43,6 @@ std::string vendor_key(uint16_t vendor_id, std::string_view pci_vendor_name) {
   return name.empty() ? fmt::format("{:04x}", vendor_id) : name;
 }
 
-// Server BMCs and hypervisors show a VGA device that is not a GPU anyone can compute on.
 bool is_display_only_adapter(uint16_t vendor_id) {
   switch (vendor_id) {
     case 0x1a03:  // ASPEED (server BMC)
@@ -66,43 +60,6 @@ bool is_display_only_adapter(uint16_t vendor_id) {
   }
 }
 
-// pci.ids only, never udev's hwdb: under a sysroot the hwdb is the real machine's, and libudev's state would outlive
-// a lookup that libpci's error handler jumped out of.
-constexpr int kLookupFlags = PCI_LOOKUP_NO_NUMBERS | PCI_LOOKUP_NO_HWDB;
-
-// Names from pci.ids; false when libpci reported an error (its handler jumped back here).
-bool lookup_names(pci_access* pacc, int vendor, int device, char* vendor_name, int vendor_size, char* device_name,
-                  int device_size) {
-  std::jmp_buf jump;
-  g_pci_jump = &jump;
-  if (setjmp(jump) != 0) {
-    g_pci_jump = nullptr;
-    return false;
-  }
-  const char* vn = pci_lookup_name(pacc, vendor_name, vendor_size, PCI_LOOKUP_VENDOR | kLookupFlags, vendor);
-  if (!vn) vendor_name[0] = 0;
-  else if (vn != vendor_name) std::snprintf(vendor_name, static_cast<size_t>(vendor_size), "%s", vn);
-  const char* dn = pci_lookup_name(pacc, device_name, device_size, PCI_LOOKUP_DEVICE | kLookupFlags, vendor, device);
-  if (!dn) device_name[0] = 0;
-  else if (dn != device_name) std::snprintf(device_name, static_cast<size_t>(device_size), "%s", dn);
-  g_pci_jump = nullptr;
-  return true;
-}
-
-std::optional<int> link_generation(std::string_view speed) {
-  const auto v = text::parse_double(text::split_ws(speed).empty() ? "" : text::split_ws(speed)[0]);
-  if (!v) return std::nullopt;
-  if (*v >= 60) return 6;
-  if (*v >= 30) return 5;
-  if (*v >= 15) return 4;
-  if (*v >= 7.5) return 3;
-  if (*v >= 4.5) return 2;
-  if (*v >= 2) return 1;
-  return std::nullopt;
-}
-
-}  // namespace
-
 std::string normalize_bus_id(std::string_view id) {
   // NVML: "00000000:01:00.0"; CUDA: "0000:01:00.0"; sysfs: "0000:01:00.0". Keep a 4-digit domain, lower case.
   std::string s = text::to_lower(text::trim(id));
@@ -117,49 +74,6 @@ std::string normalize_bus_id(std::string_view id) {
 }
 
 namespace {
-
-/// libpci, used only to name devices from pci.ids. It keeps the pointer to the ids path it is given
-/// (to_be_freed = 0) and reads the file on the first lookup, so the path lives as long as this object.
-class PciNames {
- public:
-  PciNames() : pacc_(pci_alloc()), ok_(pacc_ != nullptr) {
-    if (!pacc_) return;
-    pacc_->error = pci_error_handler;
-    pacc_->warning = pci_quiet;
-    pacc_->debug = pci_quiet;
-    for (const char* candidate : {"/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids"}) {
-      if (!os::sysroot().empty() && os::exists(candidate)) {
-        ids_path_ = os::sysroot() + candidate;
-        break;
-      }
-    }
-    if (!ids_path_.empty()) pci_set_name_list_path(pacc_, ids_path_.data(), 0);
-  }
-  ~PciNames() {
-    if (pacc_ && ok_) pci_cleanup(pacc_);  // libpci's state is undefined after an error: not touched again
-  }
-  PciNames(const PciNames&) = delete;
-  PciNames& operator=(const PciNames&) = delete;
-
-  /// The vendor and device names (empty when pci.ids lacks them); after a libpci error, records it once and
-  /// answers nothing more.
-  std::pair<std::string, std::string> lookup(uint16_t vendor, uint16_t device, std::vector<ProbeError>& errors) {
-    if (!ok_) return {};
-    char vendor_name[256] = {0};
-    char device_name[512] = {0};
-    if (!lookup_names(pacc_, vendor, device, vendor_name, sizeof vendor_name, device_name, sizeof device_name)) {
-      errors.push_back(ProbeError{"pci", "pci.ids", text::clean_utf8(g_pci_message), std::nullopt});
-      ok_ = false;
-      return {};
-    }
-    return {vendor_name, device_name};
-  }
-
- private:
-  pci_access* pacc_;
-  bool ok_;
-  std::string ids_path_;
-};
 
 /// pci.ids writes "AD107M [GeForce RTX 4060 Max-Q / Mobile]": the bracket holds the marketing name.
 void name_device(Gpu& gpu, const std::string& vn, const std::string& dn, uint16_t vendor, uint16_t device) {

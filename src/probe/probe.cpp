@@ -2,8 +2,6 @@
 // local files meanwhile, then collect. A child that hangs is killed at its deadline and reported.
 #include "probe/probe.hpp"
 
-#include <unistd.h>
-
 #include <chrono>
 #include <ctime>
 
@@ -22,6 +20,14 @@ namespace {
 
 const ChildRole kNvmlRole{"nvml", "nvmlInit_v2", "the NVML probe", "the NVIDIA driver is hung (nvidia-smi would hang too)"};
 const ChildRole kCudaRole{"cuda", "cuInit", "the CUDA probe", "the NVIDIA driver is hung"};
+
+// The driver calls, run isolated by name (a fork on Linux; gpuscout.exe re-run on Windows).
+std::string nvml_child(const std::string&) {
+  auto report = probe_nvml();
+  return nlohmann::json{{"info", report.info}, {"gpus", report.gpus}}.dump();
+}
+std::string cuda_child(const std::string&) { return nlohmann::json(probe_cuda_driver()).dump(); }
+const bool kRegistered = os::register_isolated("nvml", nvml_child) && os::register_isolated("cuda", cuda_child);
 
 std::chrono::milliseconds python_timeout(const Options& options) {
   if (options.python_timeout) return *options.python_timeout;
@@ -133,11 +139,9 @@ Inventory collect(const Options& options) {
   // 1. Children first, so they run while we read files.
   std::optional<PythonProbe> python;
   if (options.python) python = start_python(options, inv);
-  auto nvml_child = os::fork_call([] {
-    auto report = probe_nvml();
-    return nlohmann::json{{"info", report.info}, {"gpus", report.gpus}}.dump();
-  }, options.driver_timeout);
-  auto cuda_child = os::fork_call([] { return nlohmann::json(probe_cuda_driver()).dump(); }, options.driver_timeout);
+  (void)kRegistered;
+  auto nvml_child = os::call_isolated("nvml", "", options.driver_timeout);
+  auto cuda_child = os::call_isolated("cuda", "", options.driver_timeout);
 
   // 2. Local facts.
   inv.cpu = probe_cpu();
@@ -148,8 +152,7 @@ Inventory collect(const Options& options) {
   inv.gpus = probe_pci_gpus(inv.pci_errors);
   probe_amdgpu(inv.gpus, inv.rocm);
   if (options.toolkit) inv.toolkit = probe_toolkit();
-  char host[256] = {0};
-  if (os::sysroot().empty() && ::gethostname(host, sizeof host - 1) == 0) inv.hostname = std::string(host);
+  if (os::sysroot().empty()) inv.hostname = os::hostname();
 
   // 3. Drivers.
   NvmlReport nvml;

@@ -65,6 +65,11 @@ PlatformInfo probe_platform(const OsInfo& os);
 
 // --- PCI (pci.cpp): every display/3D/accelerator device of every vendor, named from pci.ids ---
 std::vector<Gpu> probe_pci_gpus(std::vector<ProbeError>& errors);
+/// The Inventory's vendor key of a PCI vendor id ("nvidia", "amd", "intel", ...; else pci.ids' first word, lower
+/// case): the one mapping, used for sysfs devices and for Windows' DXGI adapters alike.
+std::string vendor_key(uint16_t vendor_id, std::string_view pci_vendor_name);
+/// Server BMCs' and hypervisors' emulated display adapters: shown as VGA devices, never a GPU to compute on.
+bool is_display_only_adapter(uint16_t vendor_id);
 /// Canonical bus id "0000:01:00.0" from NVML's "00000000:01:00.0" or CUDA's "0000:01:00.0".
 std::string normalize_bus_id(std::string_view bus_id);
 

@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "core/text.hpp"
+#include "os/native.hpp"
 
 extern char** environ;
 
@@ -104,22 +105,28 @@ int reap(pid_t pid) {
 
 }  // namespace
 
-Child::Child(Child&& other) noexcept { *this = std::move(other); }
+struct Child::State {
+  int pid_ = -1;
+  int out_fd_ = -1;
+  int err_fd_ = -1;
+  std::chrono::steady_clock::time_point deadline_{};
+  /// Reads both pipes until they close (true) or the deadline passes (false).
+  bool drain_until_closed(ProcessResult& result);
+  ~State();
+};
 
+Child::Child() = default;
+Child::Child(std::unique_ptr<State> state) : state_(std::move(state)) {}
+Child::Child(Child&&) noexcept = default;
 Child& Child::operator=(Child&& other) noexcept {
-  if (this != &other) {
-    this->~Child();
-    pid_ = other.pid_;
-    out_fd_ = other.out_fd_;
-    err_fd_ = other.err_fd_;
-    deadline_ = other.deadline_;
-    other.pid_ = -1;
-    other.out_fd_ = other.err_fd_ = -1;
-  }
+  if (this != &other) state_ = std::move(other.state_);  // the old child (if any) is killed and reaped
   return *this;
 }
+Child::~Child() = default;
+bool Child::started() const { return state_ && state_->pid_ > 0; }
+int Child::pid() const { return state_ ? state_->pid_ : -1; }
 
-Child::~Child() {
+Child::State::~State() {
   if (pid_ > 0) {
     kill_group(pid_);
     reap(pid_);
@@ -129,7 +136,7 @@ Child::~Child() {
   close_fd(err_fd_);
 }
 
-bool Child::drain_until_closed(ProcessResult& result) {
+bool Child::State::drain_until_closed(ProcessResult& result) {
   bool leader_done = false;
   while (out_fd_ >= 0 || err_fd_ >= 0) {
     const auto now = std::chrono::steady_clock::now();
@@ -167,9 +174,13 @@ bool Child::drain_until_closed(ProcessResult& result) {
 
 ProcessResult Child::wait() {
   ProcessResult result;
-  if (pid_ <= 0) return result;
+  if (!state_ || state_->pid_ <= 0) return result;
+  auto& pid_ = state_->pid_;
+  auto& out_fd_ = state_->out_fd_;
+  auto& err_fd_ = state_->err_fd_;
+  const auto& deadline_ = state_->deadline_;
   // A leader that ended in time is not a timeout, even if something that left its group kept the pipes open.
-  result.timed_out = !drain_until_closed(result) && !leader_exited(pid_);
+  result.timed_out = !state_->drain_until_closed(result) && !leader_exited(pid_);
   // Output closed: the leader is exiting; give it until the deadline to end.
   while (!result.timed_out && !leader_exited(pid_)) {
     if (std::chrono::steady_clock::now() >= deadline_) result.timed_out = true;
@@ -261,12 +272,12 @@ Result<Child> spawn(const std::vector<std::string>& argv, std::chrono::milliseco
     ::close(err[0]);
     return fail(fmt::format("{}: cannot start: {}", *program, std::strerror(rc)));
   }
-  Child child;
-  child.pid_ = pid;
-  child.out_fd_ = out[0];
-  child.err_fd_ = err[0];
-  child.deadline_ = std::chrono::steady_clock::now() + timeout;
-  return child;
+  auto state = std::make_unique<Child::State>();
+  state->pid_ = pid;
+  state->out_fd_ = out[0];
+  state->err_fd_ = err[0];
+  state->deadline_ = std::chrono::steady_clock::now() + timeout;
+  return Child(std::move(state));
 }
 
 Result<ProcessResult> run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
@@ -295,12 +306,46 @@ Result<Child> fork_call(const std::function<std::string()>& call, std::chrono::m
   ::setpgid(pid, pid);
   ::close(out[1]);
   ::close(err[1]);
-  Child child;
-  child.pid_ = pid;
-  child.out_fd_ = out[0];
-  child.err_fd_ = err[0];
-  child.deadline_ = std::chrono::steady_clock::now() + timeout;
-  return child;
+  auto state = std::make_unique<Child::State>();
+  state->pid_ = pid;
+  state->out_fd_ = out[0];
+  state->err_fd_ = err[0];
+  state->deadline_ = std::chrono::steady_clock::now() + timeout;
+  return Child(std::move(state));
 }
 
+}  // namespace gpuscout::os
+
+namespace gpuscout::os {
+
+Result<Child> call_isolated(const std::string& name, const std::string& argument, std::chrono::milliseconds timeout) {
+  const IsolatedFunction function = find_isolated(name);
+  if (!function) return fail("no isolated call named " + name);
+  // fork keeps working for programs that link the library and never see run_isolated_if_asked.
+  return fork_call([function, argument] { return function(argument); }, timeout);
+}
+
+namespace native {
+
+PayloadChannel open_payload_channel() {
+  std::fflush(stdout);
+  const int saved = ::fcntl(1, F_DUPFD_CLOEXEC, 3);
+  ::dup2(2, 1);
+  return PayloadChannel{saved};
+}
+
+bool write_payload(const PayloadChannel& channel, const std::string& payload) {
+  if (channel.handle < 0) return false;
+  const int fd = static_cast<int>(channel.handle);
+  size_t written = 0;
+  while (written < payload.size()) {
+    const ssize_t n = ::write(fd, payload.data() + written, payload.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    written += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace native
 }  // namespace gpuscout::os

@@ -1,0 +1,80 @@
+// The POSIX side of the file and environment seam (os/system.hpp).
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "core/i18n.hpp"
+#include "os/native.hpp"
+
+namespace gpuscout::os::native {
+namespace {
+
+struct FdCloser {
+  int fd;
+  ~FdCloser() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+}  // namespace
+
+Result<std::string> read_file(const std::string& real_path, const std::string& path, size_t max_bytes) {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it before any read.
+  const int fd = ::open(real_path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return fail(fmt::format("{}: {}", path, std::strerror(errno)));
+  const FdCloser closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return fail(fmt::format("{}: {}", path, std::strerror(errno)));
+  if (S_ISDIR(st.st_mode)) return fail(trf("{}: is a folder, not a file", path));
+  if (!S_ISREG(st.st_mode)) return fail(trf("{}: not a regular file (a device, FIFO or socket)", path));
+  // sysfs and procfs files say 0 or 4096 bytes whatever they hold: read to EOF, bounded by max_bytes.
+  std::string data;
+  char buffer[8192];
+  while (true) {
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) return fail(trf("{}: read error: {}", path, std::strerror(errno)));
+    if (got == 0) break;
+    data.append(buffer, static_cast<size_t>(got));
+    if (data.size() > max_bytes) return fail(trf("{}: larger than {} bytes", path, max_bytes));
+  }
+  return data;
+}
+
+std::optional<std::string> getenv(const std::string& name) {
+  const char* v = std::getenv(name.c_str());
+  if (!v) return std::nullopt;
+  return std::string(v);
+}
+
+Result<FsSpace> filesystem_space(const std::string& mount) {
+  struct statvfs st {};
+  if (::statvfs(mount.c_str(), &st) != 0) return fail(fmt::format("{}: statvfs: {}", mount, std::strerror(errno)));
+  const uint64_t unit = st.f_frsize ? st.f_frsize : st.f_bsize;
+  return FsSpace{uint64_t(st.f_blocks) * unit, uint64_t(st.f_bfree) * unit, uint64_t(st.f_bavail) * unit};
+}
+
+std::string machine_arch() {
+  struct utsname u {};
+  if (::uname(&u) != 0) return "unknown";
+  return u.machine;
+}
+
+std::optional<std::string> hostname() {
+  char host[256] = {0};
+  if (::gethostname(host, sizeof host - 1) != 0) return std::nullopt;
+  return std::string(host);
+}
+
+std::vector<std::string> program_arguments(int argc, char** argv) { return {argv, argv + argc}; }
+void prepare_console() {}
+
+}  // namespace gpuscout::os::native
