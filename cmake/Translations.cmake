@@ -2,6 +2,7 @@
 # merged with msgcat and compiled with msgfmt --check into build/locale/<lang>/LC_MESSAGES/gpuscout.mo, which the
 # binary finds in the build tree; `install` puts them under share/locale. `cmake --build ... --target pot`
 # regenerates po/gpuscout.pot from the sources (xgettext) and the data tables' user-facing cells.
+include(${CMAKE_CURRENT_LIST_DIR}/Incbin.cmake)
 find_program(GPUSCOUT_MSGFMT msgfmt REQUIRED)
 find_program(GPUSCOUT_MSGCAT msgcat REQUIRED)
 find_program(GPUSCOUT_XGETTEXT xgettext)
@@ -27,6 +28,14 @@ function(gpuscout_translations)
     install(FILES ${out_dir}/gpuscout.mo DESTINATION share/locale/${lang}/LC_MESSAGES)
   endforeach()
   add_custom_target(translations ALL DEPENDS ${mo_files})
+  # gpuscout.exe carries its catalogue inside (no libintl on Windows): core/windows/i18n_embedded.cpp reads it.
+  if(WIN32)
+    set(out ${CMAKE_BINARY_DIR}/embedded_catalog_zh.cpp)
+    gpuscout_incbin_source(${out} gpuscout_catalog_zh ${GPUSCOUT_BUILD_LOCALEDIR}/zh_CN/LC_MESSAGES/gpuscout.mo
+                           gpuscout::core embedded_catalog_zh)
+    add_library(gpuscout_catalogs STATIC ${out})
+    add_dependencies(gpuscout_catalogs translations)
+  endif()
 
   if(GPUSCOUT_XGETTEXT)
     add_custom_target(pot

@@ -1,19 +1,11 @@
 #include "core/i18n.hpp"
 
-#include <libintl.h>
-
-#include <array>
-#include <clocale>
-#include <cstdlib>
-#include <filesystem>
-#include <system_error>
-
+#include "core/i18n_backend.hpp"
 #include "core/text.hpp"
 
 namespace gpuscout {
 namespace {
 
-constexpr const char* kDomain = "gpuscout";
 i18n::Language g_language = i18n::Language::en;
 
 /// "zh_CN.UTF-8@x" -> "zh"; "" for nothing.
@@ -22,26 +14,11 @@ std::string language_part(std::string_view locale) {
   return text::to_lower(locale.substr(0, end));
 }
 
-/// Where the compiled catalogues are: beside an installed binary (PREFIX/bin/../share/locale), in the build tree,
-/// or under the install prefix this binary was configured with.
-std::string find_locale_dir() {
-  std::error_code ec;
-  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  std::array<std::filesystem::path, 3> candidates{
-      ec ? std::filesystem::path() : exe.parent_path().parent_path() / "share" / "locale",
-      std::filesystem::path(GPUSCOUT_BUILD_LOCALEDIR), std::filesystem::path(GPUSCOUT_INSTALL_LOCALEDIR)};
-  for (const auto& dir : candidates) {
-    if (dir.empty()) continue;
-    if (std::filesystem::is_regular_file(dir / "zh_CN" / "LC_MESSAGES" / "gpuscout.mo", ec)) return dir.string();
-  }
-  return {};
-}
-
 }  // namespace
 
 const char* tr(const char* msgid) {
   if (g_language == i18n::Language::en || msgid == nullptr || *msgid == '\0') return msgid;
-  return dgettext(kDomain, msgid);
+  return i18n::backend::translate(msgid);
 }
 
 std::string tr(std::string_view msgid) {
@@ -75,15 +52,7 @@ std::optional<Language> parse_language(std::string_view flag) {
 Language use(Language wanted) {
   g_language = Language::en;
   if (wanted == Language::en) return g_language;
-  const std::string dir = find_locale_dir();
-  if (dir.empty()) return g_language;
-  // gettext ignores LANGUAGE under the "C" locale, and zh_CN.UTF-8 is rarely generated: C.UTF-8 is built into
-  // glibc. Only messages and characters change; numbers keep the C locale's decimal point everywhere.
-  std::setlocale(LC_MESSAGES, "C.UTF-8");
-  std::setlocale(LC_CTYPE, "C.UTF-8");
-  setenv("LANGUAGE", "zh_CN", 1);
-  bindtextdomain(kDomain, dir.c_str());
-  bind_textdomain_codeset(kDomain, "UTF-8");
+  if (!backend::load_zh()) return g_language;
   g_language = Language::zh;
   return g_language;
 }

@@ -1,5 +1,6 @@
 #include "probe/child_error.hpp"
 
+#include <cstdint>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -38,8 +39,15 @@ std::optional<ProbeError> child_failure(const ChildRole& role, const os::Process
     message = fmt::format("{} gave no answer within {:.1f} s: {}; it was stopped", role.subject,
                           static_cast<double>(timeout.count()) / 1000.0, role.hang);
   } else if (result.signal != 0) {
+#ifdef _WIN32
+    const char* name = nullptr;
+#else
     const char* name = ::strsignal(result.signal);
+#endif
     message = fmt::format("{} crashed: signal {} ({})", role.subject, result.signal, name ? name : "unknown");
+  } else if (result.exit_code != -1 && static_cast<uint32_t>(result.exit_code) >= 0xC0000000u) {
+    // Windows: an unhandled exception ends the process with its NTSTATUS (0xC0000005: access violation).
+    message = fmt::format("{} crashed: exception {:#010x}", role.subject, static_cast<uint32_t>(result.exit_code));
   } else if (result.exit_code == 0) {
     return std::nullopt;
   } else if (std::string_view out = result.out; out.starts_with(kException)) {
