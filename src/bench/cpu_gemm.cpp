@@ -1,26 +1,28 @@
 #include "bench/cpu_gemm.hpp"
 
-#include <cblas.h>
-#include <dlfcn.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
 
+#include "bench/blas_library.hpp"
+
 namespace gpuscout::bench {
 namespace {
 
 // Looked up at run time: not every OpenBLAS exports them (Debian's 0.3.21 has no cblas_sbgemm), and
 // another BLAS behind libblas.so.3 has none of them.
-using SetThreadsFn = void (*)(int);
-using GetStringFn = char* (*)();
-using SbgemmFn = void (*)(CBLAS_ORDER, CBLAS_TRANSPOSE, CBLAS_TRANSPOSE, int, int, int, float, const uint16_t*, int,
-                          const uint16_t*, int, float, float*, int);
+using SetThreadsFn = vendor::cblas::SetThreads;
+using GetStringFn = vendor::cblas::GetString;
+using SbgemmFn = vendor::cblas::Sbgemm;
+constexpr int CblasRowMajor = vendor::cblas::kRowMajor;
+constexpr int CblasNoTrans = vendor::cblas::kNoTrans;
 
 template <typename Fn>
 Fn lookup(const char* name) {
-  return reinterpret_cast<Fn>(::dlsym(RTLD_DEFAULT, name));
+  const auto& blas = blas_library();
+  return blas.lookup ? reinterpret_cast<Fn>(blas.lookup(name)) : nullptr;
 }
 
 // Sampled entries (i, j) from a fixed seed; reference dot product in fp64 over the inputs as stored.
@@ -68,6 +70,8 @@ float bf16_to_float(uint16_t b) {
 
 BlasInfo blas_info() {
   BlasInfo info;
+  info.available = blas_library().sgemm && blas_library().dgemm;
+  info.missing = blas_library().missing;
   if (auto cfg = lookup<GetStringFn>("openblas_get_config")) {
     info.name = "OpenBLAS";
     if (const char* s = cfg()) info.config = s;
@@ -87,6 +91,7 @@ bool set_blas_threads(int threads) {
 }
 
 bool cpu_gemm_supports(Dtype d, const BlasInfo& blas) {
+  if (!blas.available) return false;
   return d == Dtype::fp32 || d == Dtype::fp64 || (d == Dtype::bf16 && blas.has_bf16);
 }
 
@@ -105,12 +110,13 @@ GemmRun run_cpu_gemm(Dtype d, int n, const Method& method) {
   run.n = n;
   const size_t nn = static_cast<size_t>(n) * static_cast<size_t>(n);
   const auto at = [n](int i, int j) { return static_cast<size_t>(i) * static_cast<size_t>(n) + static_cast<size_t>(j); };
+  if (!blas_library().sgemm || !blas_library().dgemm) return run;
   if (d == Dtype::fp64) {
     std::vector<double> a(nn), b(nn), c(nn);
     fill_random(a, 1);
     fill_random(b, 2);
     fill_random(c, 3);  // beta = 0 overwrites it; random so a kernel that skips the write fails the check
-    run.m = measure([&] { cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, a.data(), n, b.data(),
+    run.m = measure([&] { blas_library().dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, a.data(), n, b.data(),
                                       n, 0.0, c.data(), n); }, method);
     check(n, [&](int i, int k) { return a[at(i, k)]; }, [&](int k, int j) { return b[at(k, j)]; },
           [&](int i, int j) { return c[at(i, j)]; }, run);
@@ -119,7 +125,7 @@ GemmRun run_cpu_gemm(Dtype d, int n, const Method& method) {
     fill_random(a, 1);
     fill_random(b, 2);
     fill_random(c, 3);
-    run.m = measure([&] { cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a.data(), n, b.data(),
+    run.m = measure([&] { blas_library().sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a.data(), n, b.data(),
                                       n, 0.0f, c.data(), n); }, method);
     check(n, [&](int i, int k) { return double{a[at(i, k)]}; }, [&](int k, int j) { return double{b[at(k, j)]}; },
           [&](int i, int j) { return double{c[at(i, j)]}; }, run);

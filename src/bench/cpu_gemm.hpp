@@ -15,6 +15,8 @@ struct BlasInfo {
   std::string corename;            ///< openblas_get_corename(): the kernel set OpenBLAS chose
   bool has_bf16 = false;           ///< cblas_sbgemm is exported by this build
   bool threads_settable = false;   ///< openblas_set_num_threads is present
+  bool available = true;           ///< a BLAS with cblas_sgemm and cblas_dgemm is there (Windows: maybe not)
+  std::string missing;             ///< why not, for the user
 };
 
 BlasInfo blas_info();

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "bench/gpu_wire.hpp"
+#include "core/i18n.hpp"
 #include "core/text.hpp"
 
 namespace gpuscout::bench {
@@ -28,6 +29,16 @@ GpuSection failed(std::string message) {
   return section;
 }
 
+const char* signal_name(int signal) {
+#ifdef _WIN32
+  (void)signal;
+  return "crash";
+#else
+  const char* name = ::strsignal(signal);
+  return name ? name : "unknown";
+#endif
+}
+
 }  // namespace
 
 GpuSection gpu_section_from_child(const os::ProcessResult& r, std::chrono::milliseconds timeout) {
@@ -40,7 +51,7 @@ GpuSection gpu_section_from_child(const os::ProcessResult& r, std::chrono::milli
   if (r.signal != 0)
     return failed(fmt::format("the GPU benchmark crashed inside the CUDA driver or the plugin (signal {}, {}){}; "
                               "`gpuscout doctor` checks the driver",
-                              r.signal, ::strsignal(r.signal), last_stderr_line(r.err)));
+                              r.signal, signal_name(r.signal), last_stderr_line(r.err)));
   if (r.exit_code != 0) {
     std::string why = text::clean_utf8(text::trim(r.out));
     if (why.starts_with("exception: ")) why = why.substr(11);
@@ -52,6 +63,13 @@ GpuSection gpu_section_from_child(const os::ProcessResult& r, std::chrono::milli
   return std::move(*section);
 }
 
+#ifdef _WIN32
+GpuSection run_gpus_bounded(const GpuPlan&, std::chrono::milliseconds) {
+  // The CUDA plugin is built with nvcc for Linux only: this machine's toolchain cannot make a Windows one.
+  return failed(tr("the GPU benchmark has no Windows build yet (its CUDA plugin is built for Linux only): run "
+                   "`gpuscout bench` inside WSL2 or on Linux to measure the GPU"));
+}
+#else
 GpuSection run_gpus_bounded(const GpuPlan& plan, std::chrono::milliseconds timeout) {
   GpuPlan quiet = plan;
   quiet.progress = {};  // the child's stderr is collected, not shown: a progress line there would be noise
@@ -72,5 +90,7 @@ GpuSection run_gpus_bounded(const GpuPlan& plan, std::chrono::milliseconds timeo
   if (stop_requested()) throw Interrupted{};
   return gpu_section_from_child(result, timeout);
 }
+
+#endif
 
 }  // namespace gpuscout::bench

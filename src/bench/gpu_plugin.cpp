@@ -1,5 +1,7 @@
 #include "bench/gpu_plugin.hpp"
 
+#include "core/path.hpp"
+
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -20,10 +22,9 @@ std::vector<std::string> plugin_candidates(const std::optional<std::string>& env
 }
 
 std::string executable_dir() {
-  std::error_code ec;
-  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) return {};
-  return exe.parent_path().string();
+  const std::string exe = core::self_executable();
+  if (exe.empty()) return {};
+  return core::from_path(core::to_path(exe).parent_path());
 }
 
 

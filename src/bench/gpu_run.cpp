@@ -1,6 +1,5 @@
 // The GPU measurements: load the plugin, then per CUDA device the GEMMs and the copies while NVML samples it.
 // run_gpus() runs inside the bench child process (gpu_child.cpp), so nothing here needs a deadline of its own.
-#include <unistd.h>
 
 #include <algorithm>
 

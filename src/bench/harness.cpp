@@ -41,8 +41,10 @@ void request_stop(int signal) {
   stop_flag().store(true);
   if (const int pid = g_stop_child.load(); pid > 0) {
     // The child leads its own process group (fork_call); the second kill covers a child that is not a leader.
+#ifndef _WIN32
     ::kill(-pid, SIGKILL);
     ::kill(pid, SIGKILL);
+#endif
   }
 }
 

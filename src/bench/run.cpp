@@ -219,7 +219,8 @@ CpuResult run_cpu(const BenchOptions& o, const Inventory& inv, const std::functi
   cpu.facts = cpu_facts(inv.cpu);
   cpu.threads = cpu.facts.physical_cores;
   cpu.blas = blas_info();
-  if (!set_blas_threads(cpu.threads))
+  if (!cpu.blas.available) cpu.notes.push_back(trf("CPU GEMM skipped: {}", cpu.blas.missing));
+  else if (!set_blas_threads(cpu.threads))
     cpu.notes.push_back(tr("this BLAS offers no thread control: it uses its own default thread count"));
   const auto available = memory_available_bytes(inv.memory);
   check_gemm_memory(o, cpu.blas, available);

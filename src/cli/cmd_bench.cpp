@@ -1,6 +1,5 @@
 // `gpuscout bench`: measures CPU and GPU for deep-learning math against the hardware's limit.
-#include <signal.h>
-#include <unistd.h>
+#include <csignal>
 
 #include <algorithm>
 #include <cstdio>
@@ -45,29 +44,28 @@ struct BenchArgs {
 // falls back to the default action.
 void on_stop_signal(int signal) {
   bench::request_stop(signal);
-  ::signal(signal, SIG_DFL);
+  std::signal(signal, SIG_DFL);
 }
 
 // Installs on_stop_signal for SIGINT and SIGTERM for the lifetime of the object.
 class StopSignals {
  public:
+  // std::signal: the C runtime's on Windows (Ctrl-C arrives as SIGINT there too), sigaction's simple case on POSIX.
   StopSignals() {
     bench::reset_stop();
-    struct sigaction sa{};
-    sa.sa_handler = on_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    ::sigaction(SIGINT, &sa, &old_int_);
-    ::sigaction(SIGTERM, &sa, &old_term_);
+    old_int_ = std::signal(SIGINT, on_stop_signal);
+    old_term_ = std::signal(SIGTERM, on_stop_signal);
   }
   ~StopSignals() {
-    ::sigaction(SIGINT, &old_int_, nullptr);
-    ::sigaction(SIGTERM, &old_term_, nullptr);
+    std::signal(SIGINT, old_int_);
+    std::signal(SIGTERM, old_term_);
   }
   StopSignals(const StopSignals&) = delete;
   StopSignals& operator=(const StopSignals&) = delete;
 
  private:
-  struct sigaction old_int_{}, old_term_{};
+  using Handler = void (*)(int);
+  Handler old_int_ = SIG_DFL, old_term_ = SIG_DFL;
 };
 
 int run_compare(const BenchArgs& args) {

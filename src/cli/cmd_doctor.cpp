@@ -1,7 +1,4 @@
 // doctor (the default), info and device: probe (or load --from), diagnose, print.
-#include <sys/ioctl.h>
-#include <unistd.h>
-
 #include <cstdlib>
 #include <iostream>
 
@@ -14,6 +11,7 @@
 #include "core/i18n.hpp"
 #include "diagnose/diagnose.hpp"
 #include "inventory/json.hpp"
+#include "os/system.hpp"
 #include "report/doctor_text.hpp"
 
 namespace gpuscout::cli {
@@ -50,10 +48,9 @@ Inventory obtain(const InventoryOptions& o) {
 /// `detail`: info's full inventory; doctor shows the verdict first and leaves the raw detail to info.
 report::TextStyle text_style(bool detail) {
   report::TextStyle s;
-  s.color = ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
+  s.color = os::stdout_is_terminal() && !std::getenv("NO_COLOR");
   s.detail = detail;
-  struct winsize ws{};
-  if (::isatty(STDOUT_FILENO) && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40) s.width = ws.ws_col;
+  if (const auto columns = os::terminal_columns(); columns && *columns >= 40) s.width = static_cast<size_t>(*columns);
   return s;
 }
 

@@ -25,6 +25,9 @@ std::string machine_arch();
 std::optional<std::string> hostname();
 std::vector<std::string> program_arguments(int argc, char** argv);
 void prepare_console();
+UserIdentity current_user();
+bool stdout_is_terminal();
+std::optional<int> terminal_columns();
 
 /// An isolated child's payload channel: its original standard output, set aside before fd 1 (or the standard
 /// output handle) is pointed at standard error, so that a library's printf cannot corrupt the payload.

@@ -108,5 +108,8 @@ std::string machine_arch() { return native::machine_arch(); }
 std::optional<std::string> hostname() { return native::hostname(); }
 std::vector<std::string> program_arguments(int argc, char** argv) { return native::program_arguments(argc, argv); }
 void prepare_console() { native::prepare_console(); }
+UserIdentity current_user() { return native::current_user(); }
+bool stdout_is_terminal() { return native::stdout_is_terminal(); }
+std::optional<int> terminal_columns() { return native::terminal_columns(); }
 
 }  // namespace gpuscout::os

@@ -48,6 +48,17 @@ std::vector<std::string> program_arguments(int argc, char** argv);
 /// Makes the console show UTF-8 (Windows: the console's output code page; nothing to do on POSIX).
 void prepare_console();
 
+/// Who runs gpuscout, for the report's redaction: the account's names and home folders (USER, LOGNAME,
+/// SUDO_USER, HOME and the passwd entry; USERNAME and USERPROFILE on Windows).
+struct UserIdentity {
+  std::vector<std::string> names;
+  std::vector<std::string> homes;
+};
+UserIdentity current_user();
+/// Whether standard output is a terminal, and its width in columns when it is one.
+bool stdout_is_terminal();
+std::optional<int> terminal_columns();
+
 /// This machine's host name (gethostname; GetComputerNameExW's DNS host name), nullopt when it cannot be read.
 std::optional<std::string> hostname();
 

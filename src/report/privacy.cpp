@@ -1,8 +1,5 @@
 #include "report/privacy.hpp"
 
-#include <pwd.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
 #include <cstdlib>
@@ -11,6 +8,7 @@
 #include "bench/report.hpp"
 #include "core/text.hpp"
 #include "inventory/json.hpp"
+#include "os/system.hpp"
 
 namespace gpuscout::report {
 namespace {
@@ -185,22 +183,11 @@ void add_path_users(const Inventory& inventory, PrivacyContext& ctx) {
   });
 }
 
-void add_passwd_entry(PrivacyContext& ctx) {
-  passwd entry{};
-  passwd* found = nullptr;
-  std::vector<char> buffer(16 * 1024);
-  if (::getpwuid_r(::getuid(), &entry, buffer.data(), buffer.size(), &found) != 0 || found == nullptr) return;
-  if (entry.pw_name != nullptr) add_name(ctx.user_names, entry.pw_name);
-  if (entry.pw_dir != nullptr) add_home(ctx.home_dirs, entry.pw_dir);
-}
-
 void add_this_machine(PrivacyContext& ctx) {
-  for (const char* var : {"USER", "LOGNAME", "SUDO_USER"})
-    if (const char* value = std::getenv(var)) add_name(ctx.user_names, value);
-  if (const char* home = std::getenv("HOME")) add_home(ctx.home_dirs, home);
-  add_passwd_entry(ctx);
-  std::array<char, 256> host{};
-  if (::gethostname(host.data(), host.size() - 1) == 0) add_host(ctx, host.data());
+  const os::UserIdentity who = os::current_user();
+  for (const auto& name : who.names) add_name(ctx.user_names, name);
+  for (const auto& home : who.homes) add_home(ctx.home_dirs, home);
+  if (auto host = os::hostname()) add_host(ctx, host->c_str());
 }
 
 /// A disk's source without ids or server names: "/dev/disk/by-id/nvme-Samsung_..._S5GX..." carries a serial,

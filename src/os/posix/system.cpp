@@ -1,5 +1,7 @@
 // The POSIX side of the file and environment seam (os/system.hpp).
 #include <fcntl.h>
+#include <pwd.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/utsname.h>
@@ -76,5 +78,28 @@ std::optional<std::string> hostname() {
 
 std::vector<std::string> program_arguments(int argc, char** argv) { return {argv, argv + argc}; }
 void prepare_console() {}
+
+UserIdentity current_user() {
+  UserIdentity who;
+  for (const char* var : {"USER", "LOGNAME", "SUDO_USER"})
+    if (const char* value = std::getenv(var)) who.names.emplace_back(value);
+  if (const char* home = std::getenv("HOME")) who.homes.emplace_back(home);
+  passwd entry{};
+  passwd* found = nullptr;
+  std::vector<char> buffer(16 * 1024);
+  if (::getpwuid_r(::getuid(), &entry, buffer.data(), buffer.size(), &found) == 0 && found != nullptr) {
+    if (entry.pw_name != nullptr) who.names.emplace_back(entry.pw_name);
+    if (entry.pw_dir != nullptr) who.homes.emplace_back(entry.pw_dir);
+  }
+  return who;
+}
+
+bool stdout_is_terminal() { return ::isatty(STDOUT_FILENO); }
+
+std::optional<int> terminal_columns() {
+  struct winsize ws{};
+  if (!::isatty(STDOUT_FILENO) || ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_col == 0) return std::nullopt;
+  return ws.ws_col;
+}
 
 }  // namespace gpuscout::os::native

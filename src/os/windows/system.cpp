@@ -119,4 +119,26 @@ void prepare_console() {
   }
 }
 
+UserIdentity current_user() {
+  UserIdentity who;
+  if (auto name = getenv("USERNAME")) who.names.push_back(*name);
+  wchar_t account[257] = {0};
+  DWORD size = 257;
+  if (GetUserNameW(account, &size) && size > 1) who.names.push_back(core::from_utf16(std::wstring_view(account, size - 1)));
+  if (auto home = getenv("USERPROFILE")) who.homes.push_back(*home);
+  return who;
+}
+
+bool stdout_is_terminal() {
+  DWORD mode = 0;
+  return GetConsoleMode(GetStdHandle(STD_OUTPUT_HANDLE), &mode) != 0;
+}
+
+std::optional<int> terminal_columns() {
+  CONSOLE_SCREEN_BUFFER_INFO info{};
+  if (!GetConsoleScreenBufferInfo(GetStdHandle(STD_OUTPUT_HANDLE), &info)) return std::nullopt;
+  const int columns = info.srWindow.Right - info.srWindow.Left + 1;
+  return columns > 0 ? std::optional<int>(columns) : std::nullopt;
+}
+
 }  // namespace gpuscout::os::native
