@@ -56,10 +56,10 @@ class Node {
     return static_cast<T>(j_.get<uint64_t>());
   }
   int32_t int32() const {
-    if (!j_.is_number_integer()) bad("expected a whole number");
-    if (j_.is_number_unsigned() ? j_.get<uint64_t>() > uint64_t(std::numeric_limits<int32_t>::max())
-                                : j_.get<int64_t>() < std::numeric_limits<int32_t>::min())
-      bad("out of the 32-bit signed range");
+    constexpr int64_t lo = std::numeric_limits<int32_t>::min(), hi = std::numeric_limits<int32_t>::max();
+    if (j_.is_number_unsigned() ? j_.get<uint64_t>() > uint64_t(hi) : !j_.is_number_integer() || j_.get<int64_t>() < lo ||
+                                                                          j_.get<int64_t>() > hi)
+      bad(fmt::format("expected a whole number from {} to {}", lo, hi));
     return static_cast<int32_t>(j_.get<int64_t>());
   }
   std::string string() const {

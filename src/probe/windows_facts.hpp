@@ -147,6 +147,11 @@ Smbios parse_smbios(std::string_view table);
 /// The same from RawSMBIOSData as GetSystemFirmwareTable returns it (the header's length checked).
 Smbios parse_raw_smbios_data(std::string_view raw);
 
+/// The buffer GetLogicalProcessorInformationEx(RelationAll) fills: SYSTEM_LOGICAL_PROCESSOR_INFORMATION_EX records
+/// read at the SDK's offsets (EfficiencyClass and the caches' GroupCount are newer than some headers). Bounded: a
+/// record that overruns the buffer ends the list.
+Processors parse_processor_records(std::string_view buffer);
+
 /// NVIDIA's form of a Windows display driver version: "32.0.15.8157" -> "581.57" (the last five digits of the last
 /// two fields). nullopt when the text is not four numeric fields or the last is out of range.
 std::optional<std::string> nvidia_driver_version(std::string_view windows_version);

@@ -1,3 +1,6 @@
+// Raw tables the Windows APIs return, parsed by pure functions (so they are tested on Linux): the SMBIOS structure
+// table and GetLogicalProcessorInformationEx's records.
+//
 // The SMBIOS structure table (DMTF DSP0134): each structure is a 4-byte header (type, formatted length, handle),
 // the formatted area, then its strings, each NUL-terminated, the set ended by one more NUL. Only what gpuscout
 // uses is decoded: system manufacturer and product (type 1), chassis type (type 3). Serials and UUIDs are skipped.
@@ -64,6 +67,66 @@ Smbios parse_raw_smbios_data(std::string_view raw) {
                           uint32_t(byte_at(raw, 7)) << 24;
   const size_t available = raw.size() - 8;
   return parse_smbios(raw.substr(8, std::min<size_t>(length, available)));
+}
+
+}  // namespace gpuscout::probe::windows
+
+namespace gpuscout::probe::windows {
+namespace {
+
+// Little-endian reads at an offset the caller has bounds-checked.
+template <typename T>
+T read_at(std::string_view s, size_t offset) {
+  T v{};
+  std::memcpy(&v, s.data() + offset, sizeof v);
+  return v;
+}
+
+constexpr size_t kGroupAffinitySize = 16;  // KAFFINITY Mask, WORD Group, WORD Reserved[3]
+
+/// `count` GROUP_AFFINITY entries at `offset` of one record; empty when they do not fit in it.
+std::vector<GroupMask> masks_at(std::string_view record, size_t offset, size_t count) {
+  std::vector<GroupMask> out;
+  if (offset + count * kGroupAffinitySize > record.size()) return out;
+  for (size_t i = 0; i < count; ++i) {
+    const size_t at = offset + i * kGroupAffinitySize;
+    out.push_back({read_at<uint16_t>(record, at + 8), read_at<uint64_t>(record, at)});
+  }
+  return out;
+}
+
+void add_record(std::string_view r, Processors& p) {
+  const uint32_t relationship = read_at<uint32_t>(r, 0);
+  if ((relationship == 0 || relationship == 3) && r.size() >= 32) {  // RelationProcessorCore, RelationProcessorPackage
+    auto masks = masks_at(r, 32, read_at<uint16_t>(r, 30));
+    if (relationship == 0) p.cores.push_back({read_at<uint8_t>(r, 8), read_at<uint8_t>(r, 9), std::move(masks)});
+    else p.packages.push_back(std::move(masks));
+  } else if (relationship == 2 && r.size() >= 40 + kGroupAffinitySize) {  // RelationCache
+    // GroupCount (offset 38) is Reserved, i.e. 0, before Windows 11 / Server 2022: then there is one GroupMask.
+    const uint16_t count = read_at<uint16_t>(r, 38);
+    p.caches.push_back({read_at<uint8_t>(r, 8), read_at<uint8_t>(r, 9), read_at<uint16_t>(r, 10),
+                        read_at<uint32_t>(r, 12), read_at<uint32_t>(r, 16), masks_at(r, 40, count == 0 ? 1 : count)});
+  } else if (relationship == 4 && r.size() >= 32) {  // RelationGroup: PROCESSOR_GROUP_INFO of 48 bytes each
+    const uint16_t active = read_at<uint16_t>(r, 10);
+    for (size_t i = 0; i < active && 32 + (i + 1) * 48 <= r.size(); ++i) {
+      const size_t at = 32 + i * 48;
+      p.groups.push_back({read_at<uint8_t>(r, at), read_at<uint8_t>(r, at + 1), read_at<uint64_t>(r, at + 40)});
+    }
+  }
+}
+
+}  // namespace
+
+Processors parse_processor_records(std::string_view buffer) {
+  Processors p;
+  size_t at = 0;
+  while (at + 8 <= buffer.size()) {
+    const uint32_t size = read_at<uint32_t>(buffer, at + 4);
+    if (size < 8 || size > buffer.size() - at) break;  // a record that overruns the buffer: stop there
+    add_record(buffer.substr(at, size), p);
+    at += size;
+  }
+  return p;
 }
 
 }  // namespace gpuscout::probe::windows
