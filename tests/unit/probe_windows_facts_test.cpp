@@ -3,6 +3,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 
 #include <unistd.h>
@@ -282,6 +283,22 @@ TEST(WindowsProcessorRecords, CoresCachesPackagesGroups) {
   put_at<uint16_t>(core, 30, 9);
   EXPECT_TRUE(parse_processor_records(core).cores.at(0).masks.empty());
   EXPECT_TRUE(parse_processor_records(record(0, 0) + core).cores.empty());
+}
+
+TEST(WindowsRawTables, RandomBytesNeverReadPastTheBuffer) {
+  // The parsers get what the firmware and the kernel hand over: any bytes. Each record's own length is trusted only
+  // within the buffer (the asan preset turns an overrun into a failure).
+  std::mt19937 random(14);
+  for (int round = 0; round < 2000; ++round) {
+    std::string bytes(random() % 300, '\0');
+    for (auto& b : bytes) b = static_cast<char>(random() % 4 == 0 ? 0 : random());
+    if (bytes.size() >= 8 && round % 2 == 0) put_at<uint32_t>(bytes, 4, static_cast<uint32_t>(8 + random() % 64));
+    const auto p = parse_processor_records(bytes);
+    for (const auto& c : p.cores) EXPECT_LE(c.masks.size(), bytes.size() / 16);
+    const auto s = parse_smbios(bytes);
+    if (s.product) EXPECT_LE(s.product->size(), bytes.size() * 3);  // U+FFFD for each invalid byte at most
+    (void)parse_raw_smbios_data(bytes);
+  }
 }
 
 // --- Names and versions ---------------------------------------------------------------------------------------------
