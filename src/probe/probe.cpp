@@ -14,6 +14,7 @@
 #include "probe/child_error.hpp"
 #include "probe/python_select.hpp"
 #include "probe/sources.hpp"
+#include "probe/windows_facts.hpp"
 
 namespace gpuscout::probe {
 namespace {
@@ -143,14 +144,21 @@ Inventory collect(const Options& options) {
   auto nvml_child = os::call_isolated("nvml", "", options.driver_timeout);
   auto cuda_child = os::call_isolated("cuda", "", options.driver_timeout);
 
-  // 2. Local facts.
-  inv.cpu = probe_cpu();
-  inv.memory = probe_memory();
-  inv.disks = probe_disks(inv.disk_errors);
-  inv.os = probe_os(inv.cpu.hypervisor);
-  inv.platform = probe_platform(inv.os);
-  inv.gpus = probe_pci_gpus(inv.pci_errors);
-  probe_amdgpu(inv.gpus, inv.rocm);
+  // 2. Local facts: a Windows machine's (live, or recorded as windows.json) or Linux's files.
+  std::vector<ProbeError> windows_errors;
+  const auto windows_facts = windows::facts_for_this_run(windows_errors);
+  if (windows_facts) {
+    windows::fill_inventory(*windows_facts, inv);
+    inv.os.errors.insert(inv.os.errors.end(), windows_errors.begin(), windows_errors.end());
+  } else {
+    inv.cpu = probe_cpu();
+    inv.memory = probe_memory();
+    inv.disks = probe_disks(inv.disk_errors);
+    inv.os = probe_os(inv.cpu.hypervisor);
+    inv.platform = probe_platform(inv.os);
+    inv.gpus = probe_pci_gpus(inv.pci_errors);
+    probe_amdgpu(inv.gpus, inv.rocm);
+  }
   if (options.toolkit) inv.toolkit = probe_toolkit();
   if (os::sysroot().empty()) inv.hostname = os::hostname();
 
@@ -164,7 +172,8 @@ Inventory collect(const Options& options) {
   collect_driver_child(cuda_child, kCudaRole, options.driver_timeout, inv.cuda.error, inv.cuda.timed_out,
                        inv.cuda.library_found, [&](const nlohmann::json& doc) { doc.get_to(inv.cuda); });
   inv.nvidia = nvml.info;
-  probe_nvidia_module(inv.nvidia);
+  if (windows_facts) windows::fill_nvidia(*windows_facts, inv.nvidia);  // Windows has no kernel module files
+  else probe_nvidia_module(inv.nvidia);
   join_gpus(inv, nvml);
 
   // 4. Python.

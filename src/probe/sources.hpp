@@ -62,6 +62,16 @@ std::vector<Disk> probe_disks(std::vector<ProbeError>& errors);
 std::vector<std::pair<std::string, std::string>> parse_os_release(std::string_view text);
 OsInfo probe_os(bool cpu_hypervisor_flag);
 PlatformInfo probe_platform(const OsInfo& os);
+/// The hypervisor a cpuid leaf 0x40000000 signature names ("Microsoft Hv" -> "hyper-v"); nullopt if unknown.
+std::optional<std::string> hypervisor_name(std::string_view signature);
+/// The hypervisor the firmware's strings name (DMI on Linux, SMBIOS on Windows): "Microsoft Corporation" +
+/// "Virtual Machine" -> "hyper-v", QEMU and the KVM clouds -> "kvm", ...; nullopt on bare metal.
+std::optional<std::string> virtualization_from_firmware(std::string_view sys_vendor, std::string_view product_name,
+                                                        std::string_view bios_vendor);
+/// SMBIOS chassis types of portable machines (8-10, 14, 30-32).
+bool laptop_chassis(int chassis_type);
+/// "desktop" or "server" for those SMBIOS chassis types; nullopt for the others.
+std::optional<std::string> chassis_kind(int chassis_type);
 
 // --- PCI (pci.cpp): every display/3D/accelerator device of every vendor, named from pci.ids ---
 std::vector<Gpu> probe_pci_gpus(std::vector<ProbeError>& errors);

@@ -53,22 +53,58 @@ std::vector<std::pair<std::string, std::string>> parse_os_release(std::string_vi
   return out;
 }
 
-namespace {
-
-/// On the live machine, the hypervisor's own cpuid signature (leaf 0x40000000) names it where DMI does not: the
-/// signatures systemd-detect-virt knows. Under a sysroot the CPU is not the recorded machine's: nothing.
-std::optional<std::string> hypervisor_from_cpuid() {
-  if (!os::sysroot().empty()) return std::nullopt;
-  const auto signature = vendor::cpuid::hypervisor_signature(vendor::cpuid::native());
-  if (!signature) return std::nullopt;
+std::optional<std::string> hypervisor_name(std::string_view signature) {
+  // The signatures systemd-detect-virt knows.
   static const std::pair<std::string_view, std::string_view> known[] = {
       {"KVMKVMKVM", "kvm"},         {"Linux KVM Hv", "kvm"},   {"Microsoft Hv", "hyper-v"}, {"VMwareVMware", "vmware"},
       {"XenVMMXenVMM", "xen"},      {"TCGTCGTCGTCG", "qemu"},  {" lrpepyh  vr", "parallels"},
       {"VBoxVBoxVBox", "virtualbox"}, {"bhyve bhyve ", "bhyve"}, {"ACRNACRNACRN", "acrn"}, {"QNXQVMBSQG", "qnx"},
       {"SRESRESRESRE", "sre"},      {"Apple VZ", "apple"}};
   for (const auto& [sig, name] : known)
-    if (*signature == sig) return std::string(name);
+    if (signature == sig) return std::string(name);
   return std::nullopt;
+}
+
+std::optional<std::string> virtualization_from_firmware(std::string_view sys_vendor, std::string_view product_name,
+                                                        std::string_view bios_vendor) {
+  const std::string vendor = text::to_lower(sys_vendor);
+  const std::string product = text::to_lower(product_name);
+  const std::string bios = text::to_lower(bios_vendor);
+  const auto has = [](const std::string& s, const char* what) { return s.find(what) != std::string::npos; };
+  if (has(vendor, "vmware")) return "vmware";
+  if (has(vendor, "microsoft") && has(product, "virtual")) return "hyper-v";
+  if (has(vendor, "xen") || has(bios, "xen")) return "xen";
+  if (has(vendor, "qemu") || has(product, "kvm") || has(vendor, "amazon ec2") || vendor == "google" ||
+      has(product, "google compute engine") || has(bios, "seabios") || has(vendor, "alibaba") ||
+      has(vendor, "tencent") || has(vendor, "openstack") || has(vendor, "digitalocean") || has(vendor, "hetzner"))
+    return "kvm";
+  if (has(vendor, "innotek") || has(product, "virtualbox")) return "virtualbox";
+  return std::nullopt;
+}
+
+bool laptop_chassis(int chassis_type) {
+  // SMBIOS chassis types: 8 Portable, 9 Laptop, 10 Notebook, 14 Sub Notebook, 30 Tablet, 31 Convertible,
+  // 32 Detachable.
+  static constexpr int laptop_types[] = {8, 9, 10, 14, 30, 31, 32};
+  return std::find(std::begin(laptop_types), std::end(laptop_types), chassis_type) != std::end(laptop_types);
+}
+
+std::optional<std::string> chassis_kind(int t) {
+  // 17 Main Server Chassis, 23 Rack Mount, 25 Multi-system, 28 Blade; 3-7, 13, 15, 16, 35, 36 desktops.
+  if (t == 17 || t == 23 || t == 25 || t == 28 || t == 29) return "server";
+  if ((t >= 3 && t <= 7) || t == 13 || t == 15 || t == 16 || t == 24 || t == 35 || t == 36) return "desktop";
+  return std::nullopt;
+}
+
+namespace {
+
+/// On the live machine, the hypervisor's own cpuid signature (leaf 0x40000000) names it where DMI does not.
+/// Under a sysroot the CPU is not the recorded machine's: nothing.
+std::optional<std::string> hypervisor_from_cpuid() {
+  if (!os::sysroot().empty()) return std::nullopt;
+  const auto signature = vendor::cpuid::hypervisor_signature(vendor::cpuid::native());
+  if (!signature) return std::nullopt;
+  return hypervisor_name(*signature);
 }
 
 }  // namespace
@@ -113,23 +149,9 @@ OsInfo probe_os(bool cpu_hypervisor_flag) {
   if (info.wsl) {
     info.virtualization = "wsl";
   } else {
-    const std::string vendor = text::to_lower(dmi("sys_vendor").value_or(""));
-    const std::string product = text::to_lower(dmi("product_name").value_or(""));
-    const std::string bios = text::to_lower(dmi("bios_vendor").value_or(""));
-    if (vendor.find("vmware") != std::string::npos) info.virtualization = "vmware";
-    else if (vendor.find("microsoft") != std::string::npos && product.find("virtual") != std::string::npos)
-      info.virtualization = "hyper-v";
-    else if (vendor.find("xen") != std::string::npos || bios.find("xen") != std::string::npos)
-      info.virtualization = "xen";
-    else if (vendor.find("qemu") != std::string::npos || product.find("kvm") != std::string::npos ||
-             vendor.find("amazon ec2") != std::string::npos || vendor == "google" ||
-             product.find("google compute engine") != std::string::npos || bios.find("seabios") != std::string::npos ||
-             vendor.find("alibaba") != std::string::npos || vendor.find("tencent") != std::string::npos ||
-             vendor.find("openstack") != std::string::npos || vendor.find("digitalocean") != std::string::npos ||
-             vendor.find("hetzner") != std::string::npos)
-      info.virtualization = "kvm";
-    else if (vendor.find("innotek") != std::string::npos || product.find("virtualbox") != std::string::npos)
-      info.virtualization = "virtualbox";
+    if (auto firmware = virtualization_from_firmware(dmi("sys_vendor").value_or(""), dmi("product_name").value_or(""),
+                                                  dmi("bios_vendor").value_or("")))
+      info.virtualization = *firmware;
     else if (auto named = hypervisor_from_cpuid())
       info.virtualization = *named;
     else if (cpu_hypervisor_flag)
@@ -152,11 +174,8 @@ PlatformInfo probe_platform(const OsInfo& osinfo) {
       p.battery = true;
     }
   }
-  // SMBIOS chassis types: 8 Portable, 9 Laptop, 10 Notebook, 14 Sub Notebook, 31 Convertible, 32 Detachable.
-  static constexpr int laptop_types[] = {8, 9, 10, 14, 31, 32};
-  const bool laptop_chassis =
-      p.chassis_type && std::find(std::begin(laptop_types), std::end(laptop_types), *p.chassis_type) != std::end(laptop_types);
-  p.laptop = laptop_chassis || (p.battery && !osinfo.virtualization);
+  const bool laptop = p.chassis_type && laptop_chassis(*p.chassis_type);
+  p.laptop = laptop || (p.battery && !osinfo.virtualization);
 
   const std::string vendor = text::to_lower(p.system_vendor.value_or(""));
   const std::string product = text::to_lower(p.product_name.value_or(""));
@@ -187,12 +206,7 @@ PlatformInfo probe_platform(const OsInfo& osinfo) {
   else if (p.laptop) p.kind = "laptop";
   else if (osinfo.virtualization) p.kind = osinfo.container ? "container" : "vm";
   else if (osinfo.container) p.kind = "container";
-  else if (p.chassis_type) {
-    // 17 Main Server Chassis, 23 Rack Mount, 25 Multi-system, 28 Blade; 3-7, 13, 15, 16, 35, 36 desktops.
-    const int t = *p.chassis_type;
-    if (t == 17 || t == 23 || t == 25 || t == 28 || t == 29) p.kind = "server";
-    else if ((t >= 3 && t <= 7) || t == 13 || t == 15 || t == 16 || t == 24 || t == 35 || t == 36) p.kind = "desktop";
-  }
+  else if (p.chassis_type) p.kind = chassis_kind(*p.chassis_type).value_or(p.kind);
   return p;
 }
 

@@ -89,6 +89,35 @@ std::vector<std::string> dl_features(const Functions& fn) {
   return out;
 }
 
+std::optional<std::string> vendor_string(const Functions& fn) {
+  if (!fn.query) return std::nullopt;
+  const auto l0 = fn.query(0, 0);
+  if (!l0) return std::nullopt;
+  char v[13] = {0};
+  std::memcpy(v, &l0->ebx, 4);
+  std::memcpy(v + 4, &l0->edx, 4);
+  std::memcpy(v + 8, &l0->ecx, 4);
+  return text::clean_utf8(std::string_view(v, strnlen(v, 12)));
+}
+
+std::optional<std::string> brand_string(const Functions& fn) {
+  if (!fn.query) return std::nullopt;
+  const auto ext = fn.query(0x80000000u, 0);
+  if (!ext || ext->eax < 0x80000004u) return std::nullopt;
+  char brand[49] = {0};
+  for (uint32_t i = 0; i < 3; ++i) {
+    const auto r = fn.query(0x80000002u + i, 0);
+    if (!r) return std::nullopt;
+    std::memcpy(brand + 16 * i, &r->eax, 4);
+    std::memcpy(brand + 16 * i + 4, &r->ebx, 4);
+    std::memcpy(brand + 16 * i + 8, &r->ecx, 4);
+    std::memcpy(brand + 16 * i + 12, &r->edx, 4);
+  }
+  const std::string out(text::trim(text::clean_utf8(std::string_view(brand, strnlen(brand, 48)))));
+  if (out.empty()) return std::nullopt;
+  return out;
+}
+
 std::optional<std::string> hypervisor_signature(const Functions& fn) {
   if (!fn.query) return std::nullopt;
   const auto l1 = fn.query(1, 0);

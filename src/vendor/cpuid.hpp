@@ -27,6 +27,12 @@ const Functions& native();
 /// "avx2", "fma", "f16c", "avx512f", "avx512_bf16", "amx_tile", ... Names as /proc/cpuinfo spells its flags.
 std::vector<std::string> dl_features(const Functions& functions);
 
+/// The vendor string of leaf 0 ("GenuineIntel", "AuthenticAMD"); nullopt without cpuid.
+std::optional<std::string> vendor_string(const Functions& functions);
+/// The processor brand string of leaves 0x80000002-0x80000004 ("13th Gen Intel(R) Core(TM) i7-13700H"), the
+/// padding spaces trimmed; nullopt where the CPU has none.
+std::optional<std::string> brand_string(const Functions& functions);
+
 /// The hypervisor's vendor signature from leaf 0x40000000 ("KVMKVMKVM\0\0\0", "Microsoft Hv", "VMwareVMware")
 /// when cpuid's hypervisor bit is set; nullopt on bare metal.
 std::optional<std::string> hypervisor_signature(const Functions& functions);

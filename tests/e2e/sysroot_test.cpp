@@ -125,6 +125,8 @@ const std::map<std::string, std::string> kGoldenScenario = {
     {"laptop-intel-nvidia", "laptop-4060"},
     {"colab-t4", "colab-t4"},
     {"no-gpu-vm", "nvml-errors"},
+    {"win-laptop-4060", "win-laptop-4060"},
+    {"win-driver-mismatch", "win-driver-mismatch"},
 };
 
 void replace_all(std::string& s, const std::string& from, const std::string& to) {

@@ -93,6 +93,27 @@ TEST(VendorCpuid, HypervisorSignature) {
   EXPECT_EQ(gpuscout::vendor::cpuid::hypervisor_signature(kReplay), "KVMKVMKVM");
 }
 
+// Four ASCII bytes as the little-endian register cpuid returns them in.
+uint32_t reg(const char* four) {
+  return uint32_t(uint8_t(four[0])) | uint32_t(uint8_t(four[1])) << 8 | uint32_t(uint8_t(four[2])) << 16 |
+         uint32_t(uint8_t(four[3])) << 24;
+}
+
+TEST(VendorCpuid, VendorAndBrandStrings) {
+  g_leaves = {{{0, 0}, {0x20, reg("Genu"), reg("ntel"), reg("ineI")}}};  // EBX, EDX, ECX order
+  EXPECT_EQ(gpuscout::vendor::cpuid::vendor_string(kReplay), "GenuineIntel");
+  EXPECT_FALSE(gpuscout::vendor::cpuid::brand_string(kReplay));  // no extended leaves
+  // Intel pads the brand string at the end, older CPUs at the front; both trimmed.
+  const char brand[49] = "   13th Gen Intel(R) Core(TM) i7-13700H         ";
+  g_leaves[{0x80000000u, 0}] = {0x80000008u, 0, 0, 0};
+  for (uint32_t i = 0; i < 3; ++i)
+    g_leaves[{0x80000002u + i, 0}] = {reg(brand + 16 * i), reg(brand + 16 * i + 4), reg(brand + 16 * i + 8),
+                                     reg(brand + 16 * i + 12)};
+  EXPECT_EQ(gpuscout::vendor::cpuid::brand_string(kReplay), "13th Gen Intel(R) Core(TM) i7-13700H");
+  g_leaves[{0x80000000u, 0}] = {0x80000001u, 0, 0, 0};  // the leaves past the maximum are not read
+  EXPECT_FALSE(gpuscout::vendor::cpuid::brand_string(kReplay));
+}
+
 TEST(VendorCpuid, NativeAgreesWithItself) {
   // The real instructions: whatever this CPU is, two reads agree (and on non-x86 both are empty).
   const auto& native = gpuscout::vendor::cpuid::native();
