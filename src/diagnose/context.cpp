@@ -132,11 +132,21 @@ std::string python_choice_phrase(const PythonInfo& python) {
   return {};
 }
 
+std::optional<Version> nvidia_version_from_windows(std::string_view windows_version) {
+  // "32.0.15.8157" is NVIDIA's 581.57: the last five digits of the last two fields, the fourth padded to four.
+  const auto v = Version::parse(windows_version);
+  if (!v || v->parts().size() != 4 || v->parts()[3] > 9999 || v->parts()[2] > 99) return std::nullopt;
+  const int digits = v->parts()[2] % 10 * 10000 + v->parts()[3];
+  return Version::parse(fmt::format("{}.{:02}", digits / 100, digits % 100));
+}
+
 std::optional<Version> driver_version(const Inventory& inv) {
   // A version that does not parse (a hand-edited --from file) counts as unknown; the kernel module's may still do.
   if (inv.nvidia.driver_version)
     if (auto v = Version::parse(*inv.nvidia.driver_version)) return v;
   if (inv.nvidia.kernel_module_version) return Version::parse(*inv.nvidia.kernel_module_version);
+  // On Windows the registry names the installed driver even when NVML cannot answer (a mismatch before the restart).
+  if (inv.nvidia.windows_driver_version) return nvidia_version_from_windows(*inv.nvidia.windows_driver_version);
   return std::nullopt;
 }
 

@@ -80,6 +80,8 @@ Context make_context(const Inventory&& inventory) = delete;
 
 /// The facts choose_torch and the context share.
 std::optional<Version> driver_version(const Inventory& inventory);
+/// Windows' form of an NVIDIA driver version ("32.0.15.8157") as NVIDIA writes it (581.57); nullopt if it is not one.
+std::optional<Version> nvidia_version_from_windows(std::string_view windows_version);
 std::string platform_key(const Inventory& inventory);
 /// A Windows machine: the inventory's os.family is "windows".
 bool on_windows(const Inventory& inventory);

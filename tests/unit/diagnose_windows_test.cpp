@@ -57,7 +57,7 @@ const std::vector<std::string> kLinuxOnly = {"sudo",    "apt ",     "dnf ",   "m
                                              "bashrc",  "systemctl", "reboot", "Reboot",  "bin/activate", "python3"};
 
 void expect_windows_steps_only(const Inventory& inv, const std::string& what) {
-  const Verdict v = diagnose(inv);
+  const Verdict v = diagnose::diagnose(inv);
   std::vector<std::string> texts;
   if (v.pip_install) texts.push_back(*v.pip_install);
   for (const auto& f : v.findings) {
@@ -195,7 +195,7 @@ TEST(WindowsMachine, AnAmdCardGetsTheCpuWheelAndTheRoutesThatExist) {
   inv.python.probed = true;
   inv.python.version = "3.12.7";
   inv.python.executable = "C:\\Users\\li\\AppData\\Local\\Programs\\Python\\Python312\\python.exe";
-  const Verdict v = diagnose(inv);
+  const Verdict v = diagnose::diagnose(inv);
   ASSERT_TRUE(v.pip_install);
   EXPECT_TRUE(has(*v.pip_install, "whl/cpu")) << *v.pip_install;
   const Finding* f = nullptr;
@@ -249,14 +249,17 @@ TEST(WindowsPython, TheStoreAliasIsNamedInsteadOfPythonMissing) {
 
 TEST(WindowsMachine, LongPathsOffIsAdvisedOnlyWhenKnownOff) {
   Inventory inv = windows_4060();
-  EXPECT_FALSE(find(run(inv), "windows-long-paths"));
+  const auto before = run(inv);
+  EXPECT_FALSE(find(before, "windows-long-paths"));
   inv.os.windows->long_paths_enabled = false;
   const auto e = run(inv);
   const Finding* f = find(e, "windows-long-paths");
   ASSERT_TRUE(f);
   EXPECT_TRUE(has(f->fix, "LongPathsEnabled -Value 1 -PropertyType DWORD -Force")) << f->fix;
-  EXPECT_FALSE(e.blocked);
-  EXPECT_FALSE(e.needs_action);
+  // Advisory: the verdict stays what it was without it.
+  EXPECT_EQ(e.blocked, before.blocked);
+  EXPECT_EQ(e.needs_action, before.needs_action);
+  EXPECT_EQ(e.findings.size(), before.findings.size() + 1);
   inv.os.windows->long_paths_enabled.reset();
   EXPECT_FALSE(find(run(inv), "windows-long-paths"));
 }
@@ -293,4 +296,22 @@ TEST(WindowsDriver, ACudaCodeWhoseRuleIsLinuxOnlyIsStillReported) {
     EXPECT_TRUE(find(e, "cuda-init-failed")) << code;
     EXPECT_FALSE(find(e, "cuda-stub-library") || find(e, "fabric-manager") || find(e, "driver-too-old")) << code;
   }
+}
+
+TEST(WindowsDriver, WindowsFormOfTheDriverVersionIsNvidias) {
+  EXPECT_EQ(nvidia_version_from_windows("32.0.15.8157")->str(), "581.57");
+  EXPECT_EQ(nvidia_version_from_windows("31.0.15.5222")->str(), "552.22");
+  EXPECT_EQ(nvidia_version_from_windows("30.0.14.7141")->str(), "471.41");
+  EXPECT_EQ(nvidia_version_from_windows("32.0.15.6094")->str(), "560.94");
+  for (const char* bad : {"", "581.57", "32.0.15", "32.0.15.81570", "a.b.c.d"})
+    EXPECT_FALSE(nvidia_version_from_windows(bad)) << bad;
+  // NVML down before the restart: the registry's version still decides the wheel, with no driver update asked.
+  Inventory inv = windows_4060();
+  inv.nvidia.driver_version.reset();
+  inv.nvidia.windows_driver_version = "32.0.15.8157";
+  inv.nvidia.error = ProbeError{"nvml", "nvmlInit_v2", "mismatch", nvml::ERROR_LIB_RM_VERSION_MISMATCH};
+  const TorchChoice choice = choose_torch(inv);
+  ASSERT_TRUE(choice.cuda);
+  EXPECT_TRUE(choice.cuda->starts_with("13.")) << *choice.cuda;
+  EXPECT_FALSE(choice.driver_needed);
 }
