@@ -179,7 +179,6 @@ Context make_context(const Inventory& inv) {
   Context c(inv);
   c.platform = platform_key(inv);
   c.windows = on_windows(inv);
-  c.driver_os = driver_os(inv);
   c.nvidia = nvidia_facts(inv, c.platform);
   for (const auto& g : inv.gpus)
     if (g.vendor != "nvidia") c.others.push_back(&g);

@@ -54,7 +54,6 @@ struct Context {
   bool driver_answers = false;              ///< CUDA is available or NVML reported a driver version
   std::string platform;                     ///< the data tables' platform key: "linux-x86_64", "windows-x86_64"
   bool windows = false;                     ///< a Windows machine (os.family): its steps, not Linux's
-  catalog::DriverOs driver_os = catalog::DriverOs::linux;  ///< whose driver numbers apply (WSL: Windows')
   TorchChoice torch_choice;                 ///< the wheel that fits (choose_torch)
   std::string driver_hint;                  ///< "a driver of at least 580.65.06 (for CUDA 13.0 PyTorch wheels)"
   bool driver_updatable = true;             ///< the user can change the driver (not on a hosted notebook)
