@@ -129,6 +129,7 @@ CudaDriverRow read_cuda_driver(csv::CellReader& c) {
   row.linux_min_driver = c.version("linux_min_driver", 1, 3, "570.26", csv::Need::required);
   row.windows_min_driver = c.version("windows_min_driver", 1, 3, "570.65");
   row.family_min_driver = c.version("family_min_driver", 1, 3, "525.60.13");
+  row.windows_family_min_driver = c.version("windows_family_min_driver", 1, 3, "528.33");
   return row;
 }
 
@@ -307,18 +308,29 @@ const ComputeCapability* find_compute_capability(std::string_view cc) {
   return nullptr;
 }
 
-std::optional<Version> min_driver_for_cuda(std::string_view cuda) {
+namespace {
+const std::optional<Version>& min_driver(const CudaDriverRow& row, DriverOs os) {
+  return os == DriverOs::windows ? row.windows_min_driver : row.linux_min_driver;
+}
+}  // namespace
+
+std::optional<Version> min_driver_for_cuda(std::string_view cuda, DriverOs os) {
   for (const auto& row : cuda_drivers())
-    if (row.cuda == cuda && row.release == "GA" && row.linux_min_driver) return row.linux_min_driver;
+    if (row.cuda == cuda && row.release == "GA" && min_driver(row, os)) return min_driver(row, os);
   for (const auto& row : cuda_drivers())  // no GA row: the lowest minimum listed for that version
-    if (row.cuda == cuda && row.linux_min_driver) return row.linux_min_driver;
+    if (row.cuda == cuda && min_driver(row, os)) return min_driver(row, os);
+  // NVIDIA prints no Windows minimum for 13.x (the toolkit no longer bundles a driver): the family floor is the need.
+  if (os == DriverOs::windows)
+    for (const auto& row : cuda_drivers())
+      if (row.cuda == cuda && row.windows_family_min_driver) return row.windows_family_min_driver;
   return std::nullopt;
 }
 
-std::optional<std::string> newest_cuda_for_driver(const Version& driver) {
+std::optional<std::string> newest_cuda_for_driver(const Version& driver, DriverOs os) {
   std::optional<Version> best;
   for (const auto& row : cuda_drivers()) {
-    if (!row.linux_min_driver || driver < *row.linux_min_driver) continue;
+    const auto need = min_driver_for_cuda(row.cuda, os);
+    if (!need || driver < *need) continue;
     auto v = Version::parse(row.cuda);
     if (v && (!best || *best < *v)) best = v;
   }

@@ -31,17 +31,26 @@ struct GpuSpec {
   std::string software_support, source, date;
 };
 
+/// Which system's driver a version belongs to: NVIDIA numbers Linux and Windows drivers apart (580.95.05, 581.57).
+/// WSL runs the Windows driver.
+enum class DriverOs { linux, windows };
+
 struct CudaDriverRow {
   std::string cuda;     ///< "12.8"
   std::string release;  ///< "GA", "Update 1"
-  std::optional<Version> linux_min_driver, windows_min_driver, family_min_driver;
+  std::optional<Version> linux_min_driver, windows_min_driver, family_min_driver, windows_family_min_driver;
+
+  /// The minor-version-compatibility floor of this CUDA's family for drivers of `os`.
+  const std::optional<Version>& family_min(DriverOs os) const {
+    return os == DriverOs::windows ? windows_family_min_driver : family_min_driver;
+  }
 };
 
 struct TorchBuild {
   std::string torch;     ///< "2.7"
   std::string released;  ///< "2025-04"
   std::optional<std::string> cuda;  ///< "12.8"; none for the CPU wheel
-  std::string platform;  ///< "linux-x86_64", "linux-aarch64", "windows"
+  std::string platform;  ///< "linux-x86_64", "linux-aarch64", "windows-x86_64"
   std::vector<std::string> arch_list;  ///< compute capabilities with native code ("7.5", "8.0")
   std::optional<std::string> ptx;      ///< capability whose PTX is embedded
   std::string channel;   ///< stable | experimental
@@ -97,10 +106,11 @@ std::string gpus_date();
 /// "8.9" -> Ada Lovelace; nullopt when unknown.
 const ComputeCapability* find_compute_capability(std::string_view cc);
 
-/// Minimum Linux driver for a CUDA version's GA release ("12.8" -> 570.26); nullopt when unknown.
-std::optional<Version> min_driver_for_cuda(std::string_view cuda);
+/// Minimum driver for a CUDA version's GA release ("12.8" -> 570.26 on Linux, 570.65 on Windows); on Windows, where
+/// NVIDIA prints no minimum (13.x), its family floor (580). nullopt when unknown.
+std::optional<Version> min_driver_for_cuda(std::string_view cuda, DriverOs os = DriverOs::linux);
 /// The newest CUDA "major.minor" a driver version can run at full feature level (GA minimum met).
-std::optional<std::string> newest_cuda_for_driver(const Version& driver);
+std::optional<std::string> newest_cuda_for_driver(const Version& driver, DriverOs os = DriverOs::linux);
 
 /// Whether a build's binaries can run on a capability: native code for the same major and a minor at or
 /// below it, or PTX for a capability at or below it (JIT-compiled by the driver).

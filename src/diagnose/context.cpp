@@ -44,10 +44,14 @@ std::vector<GpuFacts> nvidia_facts(const Inventory& inv, const std::string& plat
 
 std::string driver_hint(const Inventory& inv, const TorchChoice& choice) {
   // A GPU whose architecture's support ended gets no driver past its last branch, whatever a wheel would need.
-  if (const auto ceiling = driver_ceiling(inv))
-    return trf("the last NVIDIA driver for this GPU, {} (its architecture gets no newer one)", ceiling->str());
+  if (const auto* branch = ended_branch(inv))
+    return driver_os(inv) == catalog::DriverOs::windows
+               ? trf("the last NVIDIA driver for this GPU, of the R{} branch (its architecture gets no newer one)",
+                     branch->last_branch)
+               : trf("the last NVIDIA driver for this GPU, {} (its architecture gets no newer one)",
+                     branch->last_driver.str());
   if (!choice.cuda) return tr("the current NVIDIA driver");
-  const auto need = catalog::min_driver_for_cuda(*choice.cuda);
+  const auto need = catalog::min_driver_for_cuda(*choice.cuda, driver_os(inv));
   if (!need) return trf("a driver that supports CUDA {0} (for CUDA {0} PyTorch wheels)", *choice.cuda);
   return trf("a driver of at least {} (for CUDA {} PyTorch wheels)", need->str(), *choice.cuda);
 }
@@ -62,9 +66,9 @@ std::optional<TorchDriverFacts> torch_driver_facts(const Inventory& inv, const s
   // Every row of a CUDA major names the same family floor; the last row read wins, as the table is written.
   for (const auto& row : catalog::cuda_drivers()) {
     const auto row_cuda = Version::parse(row.cuda);
-    if (row_cuda && row_cuda->major() == f.torch_cuda->major()) f.family_min = row.family_min_driver;
+    if (row_cuda && row_cuda->major() == f.torch_cuda->major()) f.family_min = row.family_min(driver_os(inv));
   }
-  f.ga_min = catalog::min_driver_for_cuda(f.torch_cuda->major_minor());
+  f.ga_min = catalog::min_driver_for_cuda(f.torch_cuda->major_minor(), driver_os(inv));
   f.below_family = f.family_min && *driver < *f.family_min;
   f.driver_cuda_older = driver_cuda && driver_cuda->major() < f.torch_cuda->major();
   return f;
@@ -128,11 +132,21 @@ std::string python_choice_phrase(const PythonInfo& python) {
   return {};
 }
 
+std::optional<Version> nvidia_version_from_windows(std::string_view windows_version) {
+  // "32.0.15.8157" is NVIDIA's 581.57: the last five digits of the last two fields, the fourth padded to four.
+  const auto v = Version::parse(windows_version);
+  if (!v || v->parts().size() != 4 || v->parts()[3] > 9999 || v->parts()[2] > 99) return std::nullopt;
+  const int digits = v->parts()[2] % 10 * 10000 + v->parts()[3];
+  return Version::parse(fmt::format("{}.{:02}", digits / 100, digits % 100));
+}
+
 std::optional<Version> driver_version(const Inventory& inv) {
   // A version that does not parse (a hand-edited --from file) counts as unknown; the kernel module's may still do.
   if (inv.nvidia.driver_version)
     if (auto v = Version::parse(*inv.nvidia.driver_version)) return v;
   if (inv.nvidia.kernel_module_version) return Version::parse(*inv.nvidia.kernel_module_version);
+  // On Windows the registry names the installed driver even when NVML cannot answer (a mismatch before the restart).
+  if (inv.nvidia.windows_driver_version) return nvidia_version_from_windows(*inv.nvidia.windows_driver_version);
   return std::nullopt;
 }
 
@@ -143,8 +157,15 @@ bool installed_torch_lacks_code(const Inventory& inv, const std::string& cc) {
 }
 
 std::string platform_key(const Inventory& inv) {
-  if (inv.cpu.arch == "aarch64") return "linux-aarch64";
-  return "linux-x86_64";
+  const bool arm = inv.cpu.arch == "aarch64";
+  if (on_windows(inv)) return arm ? "windows-arm64" : "windows-x86_64";  // no table rows for Windows on Arm: CPU only
+  return arm ? "linux-aarch64" : "linux-x86_64";
+}
+
+bool on_windows(const Inventory& inv) { return inv.os.family == "windows"; }
+
+catalog::DriverOs driver_os(const Inventory& inv) {
+  return on_windows(inv) || inv.os.wsl ? catalog::DriverOs::windows : catalog::DriverOs::linux;
 }
 
 std::vector<std::string> nvidia_capabilities(const Inventory& inv) {
@@ -157,6 +178,7 @@ std::vector<std::string> nvidia_capabilities(const Inventory& inv) {
 Context make_context(const Inventory& inv) {
   Context c(inv);
   c.platform = platform_key(inv);
+  c.windows = on_windows(inv);
   c.nvidia = nvidia_facts(inv, c.platform);
   for (const auto& g : inv.gpus)
     if (g.vendor != "nvidia") c.others.push_back(&g);

@@ -52,7 +52,8 @@ struct Context {
   std::optional<Version> driver;            ///< the driver version (NVML, else the kernel module)
   std::optional<Version> driver_cuda;       ///< the newest CUDA the driver supports, if it parses
   bool driver_answers = false;              ///< CUDA is available or NVML reported a driver version
-  std::string platform;                     ///< the data tables' platform key: "linux-x86_64", "linux-aarch64"
+  std::string platform;                     ///< the data tables' platform key: "linux-x86_64", "windows-x86_64"
+  bool windows = false;                     ///< a Windows machine (os.family): its steps, not Linux's
   TorchChoice torch_choice;                 ///< the wheel that fits (choose_torch)
   std::string driver_hint;                  ///< "a driver of at least 580.65.06 (for CUDA 13.0 PyTorch wheels)"
   bool driver_updatable = true;             ///< the user can change the driver (not on a hosted notebook)
@@ -78,7 +79,13 @@ Context make_context(const Inventory&& inventory) = delete;
 
 /// The facts choose_torch and the context share.
 std::optional<Version> driver_version(const Inventory& inventory);
+/// Windows' form of an NVIDIA driver version ("32.0.15.8157") as NVIDIA writes it (581.57); nullopt if it is not one.
+std::optional<Version> nvidia_version_from_windows(std::string_view windows_version);
 std::string platform_key(const Inventory& inventory);
+/// A Windows machine: the inventory's os.family is "windows".
+bool on_windows(const Inventory& inventory);
+/// The system whose driver serves the GPU: Windows on Windows and under WSL (the Windows driver answers there).
+catalog::DriverOs driver_os(const Inventory& inventory);
 /// A CUDA PyTorch is installed and its arch list (non-empty) has no code that runs compute capability `cc`.
 bool installed_torch_lacks_code(const Inventory& inventory, const std::string& cc);
 /// How the interpreter was chosen, for a sentence: "chosen from PATH", "the active venv"; "" when not recorded.

@@ -36,6 +36,7 @@ std::vector<Note> torch_broken(const Context& c);
 std::vector<Note> python_too_old(const Context& c);
 std::vector<Note> torch_missing(const Context& c);
 std::vector<Note> python_missing(const Context& c);
+std::vector<Note> python_store_alias(const Context& c);
 std::vector<Note> torch_cpu_only(const Context& c);
 std::vector<Note> driver_too_old_for_torch(const Context& c);
 std::vector<Note> driver_older_than_torch_cuda(const Context& c);
@@ -49,6 +50,8 @@ std::vector<Note> gpu_busy(const Context& c);
 std::vector<Note> mixed_vram(const Context& c);
 std::vector<Note> low_ram(const Context& c);
 std::vector<Note> low_disk(const Context& c);
+std::vector<Note> windows_long_paths(const Context& c);
+std::vector<Note> driver_model_tcc(const Context& c);
 std::vector<Note> laptop(const Context& c);
 std::vector<Note> cloud_notebook(const Context& c);
 

@@ -13,10 +13,18 @@ namespace cuda = vendor::cuda;
 
 namespace {
 bool cuda_failed_with(const Context& c, int code) { return c.has_nvidia && c.cuda_status == code; }
+
+/// The Windows driver step: NVIDIA's download page or the NVIDIA App, which of its two drivers, and the restart.
+std::string windows_driver_install(const Context& c) {
+  return trf("Install {} from https://www.nvidia.com/Download/index.aspx (or through the NVIDIA App): the Game Ready "
+             "driver, or the Studio driver if you also use the PC for creative work (it is updated less often, for "
+             "stability); both run CUDA. Then restart Windows.",
+             c.driver_hint);
+}
 }  // namespace
 
 std::vector<Note> nouveau_driver(const Context& c) {
-  if (c.nvidia.empty() || !c.nouveau) return {};
+  if (c.nvidia.empty() || !c.nouveau || c.windows) return {};
   return one(tr("The open-source nouveau driver holds the NVIDIA GPU: it has no CUDA, so PyTorch cannot use the card."),
              trf("Install the NVIDIA driver ({}): on Ubuntu `sudo ubuntu-drivers install`, on Debian `sudo apt "
                  "install nvidia-driver`; the package blacklists nouveau. Then reboot.",
@@ -27,13 +35,20 @@ std::vector<Note> driver_probe_timeout(const Context& c) {
   if (!c.inv.nvidia.timed_out && !c.inv.cuda.timed_out) return {};
   return one(
       tr("The NVIDIA driver did not answer within the time limit: the GPU or driver is hung (nvidia-smi would hang too)."),
-      tr("Check `sudo dmesg | grep -i xid` for GPU errors, stop processes using the GPU, then reboot. If it recurs, "
-         "reinstall the driver and check power and cooling."));
+      c.windows ? tr("Close the programs using the GPU (Task Manager > Performance > GPU shows them), then restart "
+                     "Windows. If it recurs, reinstall the driver from https://www.nvidia.com/Download/index.aspx "
+                     "(choose a clean installation) and check power and cooling.")
+                : tr("Check `sudo dmesg | grep -i xid` for GPU errors, stop processes using the GPU, then reboot. If it "
+                     "recurs, reinstall the driver and check power and cooling."));
 }
 
 std::vector<Note> driver_library_mismatch(const Context& c) {
   if (!c.has_nvidia || c.nvml_status != nvml::ERROR_LIB_RM_VERSION_MISMATCH) return {};
   const auto& module = c.inv.nvidia.kernel_module_version;
+  if (c.windows)
+    return one(tr("The NVIDIA driver library and the driver Windows is running are different versions (typical right "
+                  "after a driver update, before the restart)."),
+               tr("Restart Windows (Start > Power > Restart; shutting down with Fast Startup on may not be enough)."));
   return one(module ? trf("The NVIDIA driver library and the loaded kernel module ({}) are different versions (typical "
                           "right after a driver upgrade).",
                           *module)
@@ -46,8 +61,15 @@ std::vector<Note> driver_library_mismatch(const Context& c) {
 std::vector<Note> nvidia_driver_not_loaded(const Context& c) {
   const auto& nv = c.inv.nvidia;
   // WSL has no nvidia kernel module: the Windows driver serves the GPU.
-  const bool module_missing = nv.library_found && !nv.kernel_module_loaded && !c.inv.os.wsl && !nv.driver_version;
+  // Windows has no kernel module to look at either: only NVML's own code says the driver is not running.
+  const bool module_missing =
+      nv.library_found && !nv.kernel_module_loaded && !c.inv.os.wsl && !c.windows && !nv.driver_version;
   if (!c.has_nvidia || (c.nvml_status != nvml::ERROR_DRIVER_NOT_LOADED && !module_missing)) return {};
+  if (c.windows)
+    return one(tr("The NVIDIA driver is installed but not running."),
+               tr("Open Device Manager > Display adapters: a warning sign on the NVIDIA card means its driver failed "
+                  "to start. Reinstall the driver from https://www.nvidia.com/Download/index.aspx (or the NVIDIA App), "
+                  "then restart Windows."));
   return one(tr("The NVIDIA driver is installed but its kernel module is not loaded (often after a kernel update, or "
                 "with Secure Boot blocking an unsigned module)."),
              tr("Run `sudo modprobe nvidia`. If that fails, rebuild the module for this kernel (`sudo dkms autoinstall` "
@@ -59,6 +81,10 @@ std::vector<Note> nvidia_driver_missing(const Context& c) {
   const auto& nv = c.inv.nvidia;
   // CUDA working without NVML (a container that mounts only libcuda) is a working driver.
   if (c.nvidia.empty() || nv.driver_version || c.inv.cuda.available) return {};
+  if (!nv.library_found && c.windows)
+    return one(tr("An NVIDIA GPU is present but no NVIDIA driver is installed (Windows shows it as a basic display "
+                  "adapter)."),
+               windows_driver_install(c));
   if (!nv.library_found)
     return one(tr("An NVIDIA GPU is present but no NVIDIA driver is installed."),
                trf("Install {}: Ubuntu `sudo ubuntu-drivers install`; Debian `sudo apt install nvidia-driver`; "
@@ -66,7 +92,7 @@ std::vector<Note> nvidia_driver_missing(const Context& c) {
                    c.driver_hint));
   if (!nv.error || c.nvml_status) return {};  // a failure with an NVML code is one of the rules around this one
   return one(trf("The NVIDIA driver could not be used: {}", nv.error->message),
-             trf("Install or repair {} and reboot.", c.driver_hint));
+             c.windows ? windows_driver_install(c) : trf("Install or repair {} and reboot.", c.driver_hint));
 }
 
 std::vector<Note> nvml_error(const Context& c) {
@@ -76,7 +102,8 @@ std::vector<Note> nvml_error(const Context& c) {
 }
 
 std::vector<Note> cuda_stub_library(const Context& c) {
-  if (c.cuda_status != cuda::ERROR_STUB_LIBRARY) return {};
+  // The toolkit's stubs are Linux shared objects; on Windows they are import libraries nothing loads.
+  if (c.cuda_status != cuda::ERROR_STUB_LIBRARY || c.windows) return {};
   const auto& path = c.inv.cuda.library_path;
   return one(tr("The libcuda.so.1 that loads is the CUDA toolkit's stub library, not the driver (error 34)."),
              path ? trf("Remove the toolkit's stubs folder from LD_LIBRARY_PATH (it loaded {}) so the driver's "
@@ -88,23 +115,30 @@ std::vector<Note> cuda_stub_library(const Context& c) {
 std::vector<Note> cuda_init_failed(const Context& c) {
   if (!c.has_nvidia || !c.cuda_status) return {};
   const int code = *c.cuda_status;
-  if (code == cuda::ERROR_UNKNOWN && !c.inv.nvidia.uvm_loaded)
+  if (code == cuda::ERROR_UNKNOWN && !c.inv.nvidia.uvm_loaded && !c.windows)
     return one(tr("CUDA cannot start (error 999): the nvidia_uvm kernel module is not loaded."),
                tr("Run `sudo modprobe nvidia_uvm` (and add it to /etc/modules-load.d/ so it loads at boot)."));
   // The codes with a rule of their own; any other failure is reported here rather than left unexplained.
-  if (code == cuda::SUCCESS || code == cuda::ERROR_STUB_LIBRARY || code == cuda::ERROR_NO_DEVICE ||
-      code == cuda::ERROR_SYSTEM_NOT_READY || code == cuda::ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE)
-    return {};
+  // On Windows the Linux-only rules (stub library, Fabric Manager, cuda-compat) stay silent, so this one speaks.
+  const bool own_rule = code == cuda::ERROR_STUB_LIBRARY || code == cuda::ERROR_SYSTEM_NOT_READY ||
+                        code == cuda::ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE;
+  if (code == cuda::SUCCESS || code == cuda::ERROR_NO_DEVICE || (own_rule && !c.windows)) return {};
   const std::string message = c.inv.cuda.error ? c.inv.cuda.error->message : fmt::format("error {}", code);
+  const bool mismatch = code == cuda::ERROR_SYSTEM_DRIVER_MISMATCH;
+  if (c.windows)
+    return one(trf("CUDA cannot start: {}", message),
+               mismatch ? tr("The driver's parts differ (a driver update not finished): restart Windows.")
+                        : tr("Check `nvidia-smi`, then restart Windows; if it persists, reinstall the driver from "
+                             "https://www.nvidia.com/Download/index.aspx."));
   return one(trf("CUDA cannot start: {}", message),
-             code == cuda::ERROR_SYSTEM_DRIVER_MISMATCH
-                 ? tr("The driver's user-space and kernel parts differ: reboot.")
-                 : tr("Check `nvidia-smi`; if the GPU is in exclusive mode or lost, reset it (`sudo nvidia-smi -r`) or "
-                      "reboot."));
+             mismatch ? tr("The driver's user-space and kernel parts differ: reboot.")
+                      : tr("Check `nvidia-smi`; if the GPU is in exclusive mode or lost, reset it (`sudo nvidia-smi -r`) "
+                           "or reboot."));
 }
 
 std::vector<Note> fabric_manager(const Context& c) {
-  if (!cuda_failed_with(c, cuda::ERROR_SYSTEM_NOT_READY)) return {};
+  // NVSwitch systems (HGX, DGX) and their Fabric Manager run Linux only.
+  if (!cuda_failed_with(c, cuda::ERROR_SYSTEM_NOT_READY) || c.windows) return {};
   const auto& version = c.inv.nvidia.driver_version;
   return one(tr("CUDA reports the system is not ready (error 802): on NVSwitch machines (HGX/DGX) the NVIDIA Fabric "
                 "Manager is not running."),
@@ -119,7 +153,8 @@ std::vector<Note> fabric_manager(const Context& c) {
 // 35, which torch reports). It does when the libcuda.so.1 that loads is a newer forward-compatibility copy
 // (cuda-compat, common in containers) on a GPU that cannot use one: 804.
 std::vector<Note> driver_too_old(const Context& c) {
-  if (!cuda_failed_with(c, cuda::ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE)) return {};
+  // cuda-compat exists for Linux only.
+  if (!cuda_failed_with(c, cuda::ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE) || c.windows) return {};
   const auto& path = c.inv.cuda.library_path;
   return one(
       path ? trf("The NVIDIA driver is too old for this CUDA (error 804): the libcuda.so.1 that loads ({}) is a newer "
@@ -140,6 +175,11 @@ std::vector<Note> cuda_no_device(const Context& c) {
   const bool no_device = c.cuda_status == cuda::ERROR_NO_DEVICE;
   const bool counts_none = cu.library_found && !cu.error && !cu.timed_out && cu.device_count == 0;
   if (c.nvidia.empty() || (!no_device && !counts_none)) return {};
+  if (c.windows)
+    return one(tr("CUDA sees no device although the NVIDIA GPU is present: CUDA_VISIBLE_DEVICES may hide it."),
+               tr("Check it in PowerShell with `echo $env:CUDA_VISIBLE_DEVICES` and remove it with `Remove-Item "
+                  "Env:CUDA_VISIBLE_DEVICES` (and from Settings > System > About > Advanced system settings > "
+                  "Environment Variables); check the card in Device Manager > Display adapters."));
   return one(no_device ? tr("CUDA sees no device although the NVIDIA GPU is present (error 100): CUDA_VISIBLE_DEVICES "
                             "may hide it, or the device nodes are not accessible (a container started without the GPU).")
                        : tr("CUDA sees no device although the NVIDIA GPU is present: CUDA_VISIBLE_DEVICES may hide it, "

@@ -46,6 +46,12 @@ std::string free_gpu_steps() {
 
 /// The ROCm build's install step for an AMD GPU: the chosen wheel when one has its gfx target, else why not.
 std::string amd_fix(const Context& c, const Gpu& g) {
+  // PyTorch publishes its ROCm wheels for Linux only (PT-MATRIX: no ROCm in the Windows matrix).
+  if (c.windows)
+    return tr("PyTorch has no ROCm build for Windows, so it cannot use this card here. Your options: WSL2 with AMD's "
+              "ROCm for WSL, which supports only some Radeon cards (check AMD's WSL support list for yours); "
+              "torch-directml (pip install torch-directml), which runs PyTorch through DirectX 12; the CPU build "
+              "(the install command above); or a cloud GPU (see `gpuscout platforms`).");
   if (c.inv.os.wsl)
     return tr("AMD GPUs under WSL: PyTorch's ROCm builds need native Linux; on Windows use torch-directml (pip "
               "install torch-directml), or a cloud GPU.");
@@ -78,8 +84,10 @@ std::string other_vendor_fix(const Context& c, const Gpu& g) {
   return tr("CUDA builds of PyTorch need an NVIDIA GPU; check the vendor's own PyTorch port.");
 }
 
-/// The folders a learner's data and checkpoints land in.
-bool mount_matters(const std::string& mount) {
+/// The folders a learner's data and checkpoints land in; on Windows the system drive, where the user's profile,
+/// pip's cache and Python live.
+bool mount_matters(const Context& c, const std::string& mount) {
+  if (c.windows) return mount == "C:\\" || mount == "C:" || mount == "c:\\" || mount == "c:";
   return mount == "/" || mount == "/home" || mount == "/content" || mount == "/kaggle/working" || mount == "/workspace";
 }
 
@@ -190,9 +198,12 @@ std::vector<Note> gpu_busy(const Context& c) {
                                   p.used_bytes ? ", " + units::format_bytes(*p.used_bytes) : ""));
     }
     out.push_back(Note{busy_message(g, busy, users),
-                       tr("Wait for those processes to finish or stop them (`nvidia-smi` lists them; `kill PID` for "
-                          "your own), pick another GPU with CUDA_VISIBLE_DEVICES, or plan for the free memory: "
-                          "`gpuscout fit` uses it.")});
+                       c.windows ? tr("Wait for those processes to finish or close them (`nvidia-smi` lists them; Task "
+                                      "Manager or `taskkill /PID PID` for your own), pick another GPU with "
+                                      "CUDA_VISIBLE_DEVICES, or plan for the free memory: `gpuscout fit` uses it.")
+                                 : tr("Wait for those processes to finish or stop them (`nvidia-smi` lists them; `kill "
+                                      "PID` for your own), pick another GPU with CUDA_VISIBLE_DEVICES, or plan for the "
+                                      "free memory: `gpuscout fit` uses it.")});
   }
   return out;
 }
@@ -217,20 +228,49 @@ std::vector<Note> low_ram(const Context& c) {
   if (!total || *total >= kLowRam) return {};
   return one(trf("Only {} of RAM: data loading and model loading (a checkpoint passes through RAM) will struggle.",
                  units::format_bytes(*total)),
-             tr("Use fewer DataLoader workers, load checkpoints with mmap (torch.load(..., mmap=True)), add swap, or use "
-                "a cloud machine."));
+             c.windows ? tr("Use fewer DataLoader workers, load checkpoints with mmap (torch.load(..., mmap=True)), let "
+                            "Windows manage a larger page file, or use a cloud machine.")
+                       : tr("Use fewer DataLoader workers, load checkpoints with mmap (torch.load(..., mmap=True)), add "
+                            "swap, or use a cloud machine."));
 }
 
 std::vector<Note> low_disk(const Context& c) {
   std::vector<Note> out;
   for (const auto& d : c.inv.disks) {
-    if (!mount_matters(d.mount) || d.free_bytes >= kLowDisk || fixed_quota(c, d.mount)) continue;
+    if (!mount_matters(c, d.mount) || d.free_bytes >= kLowDisk || fixed_quota(c, d.mount)) continue;
     out.push_back(Note{trf("{} has only {} free: datasets, model checkpoints and the PyTorch wheels (several GB) need "
                            "room.",
                            d.mount, units::format_bytes(d.free_bytes)),
-                       trf("Free space on {} (pip cache: `pip cache purge`; Hugging Face cache: ~/.cache/huggingface) "
-                           "or store data on a larger disk.",
-                           d.mount)});
+                       c.windows ? trf("Free space on {} (pip cache: `pip cache purge`; Hugging Face cache: "
+                                       "%USERPROFILE%\\.cache\\huggingface; Settings > System > Storage) or store data "
+                                       "on a larger drive.",
+                                       d.mount)
+                                 : trf("Free space on {} (pip cache: `pip cache purge`; Hugging Face cache: "
+                                       "~/.cache/huggingface) or store data on a larger disk.",
+                                       d.mount)});
+  }
+  return out;
+}
+
+std::vector<Note> windows_long_paths(const Context& c) {
+  const auto& w = c.inv.os.windows;
+  if (!c.windows || !w || !w->long_paths_enabled || *w->long_paths_enabled) return {};
+  return one(tr("Windows long paths are off: pip can fail to install packages with deep folders inside (PyTorch's "
+                "wheels have them) once a path passes 260 characters."),
+             tr("In PowerShell as administrator: `New-ItemProperty -Path "
+                "\"HKLM:\\SYSTEM\\CurrentControlSet\\Control\\FileSystem\" -Name LongPathsEnabled -Value 1 "
+                "-PropertyType DWORD -Force`, then open a new terminal."));
+}
+
+std::vector<Note> driver_model_tcc(const Context& c) {
+  std::vector<Note> out;
+  for (const auto& f : c.nvidia) {
+    const Gpu& g = *f.gpu;
+    if (!c.windows || g.driver_model != "TCC") continue;
+    out.push_back(Note{trf("GPU {} ({}) runs in TCC mode: CUDA works, but it drives no display.", g.index, g.name),
+                       trf("Nothing to change for training. To connect a monitor to it, switch it to WDDM as "
+                           "administrator (`nvidia-smi -i {} -dm 0`) and restart Windows.",
+                           g.nvml_index.value_or(g.index))});
   }
   return out;
 }

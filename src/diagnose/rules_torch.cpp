@@ -58,6 +58,8 @@ std::string too_old_fix(const Context& c, const ReleaseForGpu& last) {
 /// Why the driver the installed build needs is out of reach.
 std::string no_update_reason(const Context& c) {
   if (!c.driver_updatable) return tr("The driver cannot be changed here (a hosted notebook)");
+  if (const auto* branch = ended_branch(c.inv); branch && c.windows)
+    return trf("No driver that new exists for this GPU (its last is of the R{} branch)", branch->last_branch);
   if (c.driver_ceiling) return trf("No driver that new exists for this GPU (its last is {})", c.driver_ceiling->str());
   return tr("The driver cannot be updated");
 }
@@ -74,8 +76,12 @@ std::string replace_step(const Context& c) {
 bool torch_import_failed(const PythonInfo& py) { return py.error && py.torch_installed; }
 
 /// "/usr/bin/python3 (chosen from PATH)": the interpreter that was asked, and why that one.
-std::string asked_python(const PythonInfo& py) {
-  std::string exe = py.executable ? *py.executable : py.error && !py.error->what.empty() ? py.error->what : "python3";
+std::string asked_python(const Context& c) {
+  const PythonInfo& py = c.inv.python;
+  std::string exe = py.executable            ? *py.executable
+                    : py.error && !py.error->what.empty() ? py.error->what
+                    : c.windows                           ? "python"
+                                                          : "python3";
   const std::string why = python_choice_phrase(py);
   return why.empty() ? exe : fmt::format("{} ({})", exe, why);
 }
@@ -167,24 +173,42 @@ std::vector<Note> python_too_old(const Context& c) {
   const auto& py = c.inv.python;
   if (!py.probed || c.inv.torch || !c.python.too_old || torch_import_failed(py)) return {};
   return one(trf("Python {} is too old for PyTorch, whose release {} needs Python {} or newer: {}{}.", *py.version,
-                 *c.python.floor_release, *c.python.floor, asked_python(py), others_clause(py)),
+                 *c.python.floor_release, *c.python.floor, asked_python(c), others_clause(py)),
              use_other_or(py, too_old_python_fix(c)));
 }
 
 std::vector<Note> torch_missing(const Context& c) {
   const auto& py = c.inv.python;
   if (!py.probed || c.inv.torch || !py.version || c.python.too_old || torch_import_failed(py)) return {};
-  return one(trf("PyTorch is not installed in {}{}.", asked_python(py), others_clause(py)),
+  return one(trf("PyTorch is not installed in {}{}.", asked_python(c), others_clause(py)),
              use_other_or(py, trf("Install the build that fits this machine: {}", install_step(c))));
 }
 
 std::vector<Note> python_missing(const Context& c) {
   const auto& py = c.inv.python;
   if (!py.probed || c.inv.torch || py.version || torch_import_failed(py)) return {};
-  return one(trf("No Python interpreter found ({}), so PyTorch could not be checked{}.", asked_python(py),
+  // The Store's stub on PATH is the cause there: python-store-alias says what to do.
+  if (c.windows && py.store_alias) return {};
+  return one(trf("No Python interpreter found ({}), so PyTorch could not be checked{}.", asked_python(c),
                  others_clause(py)),
-             use_other_or(py, trf("Install Python 3 (e.g. `sudo apt install python3 python3-venv`), then: {}",
-                                  install_step(c))));
+             use_other_or(py, c.windows ? trf("Install Python from https://www.python.org/downloads/ (tick \"Add "
+                                              "python.exe to PATH\") or with `winget install Python.Python.3.12`; in "
+                                              "your project folder make a venv with `py -m venv .venv` and activate it "
+                                              "with `.venv\\Scripts\\activate`. Then: {}",
+                                              install_step(c))
+                                        : trf("Install Python 3 (e.g. `sudo apt install python3 python3-venv`), then: {}",
+                                              install_step(c))));
+}
+
+std::vector<Note> python_store_alias(const Context& c) {
+  const auto& alias = c.inv.python.store_alias;
+  if (!c.windows || !alias) return {};
+  return one(trf("`python` on PATH is the Microsoft Store's stub ({}): it opens the Store instead of running Python.",
+                 *alias),
+             tr("Install Python from https://www.python.org/downloads/ (tick \"Add python.exe to PATH\") or with "
+                "`winget install Python.Python.3.12`, then turn the stub off: Settings > Apps > Advanced app settings > "
+                "App execution aliases, switch off python.exe and python3.exe. Open a new terminal and run gpuscout "
+                "again."));
 }
 
 std::vector<Note> torch_cpu_only(const Context& c) {

@@ -20,14 +20,15 @@ bool build_runs_all(const catalog::TorchBuild& b, const std::vector<std::string>
 
 /// The newest CUDA build the driver runs at full feature level (its GA minimum met), else the newest one it runs
 /// through CUDA minor-version compatibility (a 12.x wheel on any driver above the 12.x family floor).
-const catalog::TorchBuild* pick_for_driver(const std::vector<const catalog::TorchBuild*>& fits, const Version& driver) {
+const catalog::TorchBuild* pick_for_driver(const std::vector<const catalog::TorchBuild*>& fits, const Version& driver,
+                                           catalog::DriverOs os) {
   for (const auto* b : fits) {
-    const auto need = catalog::min_driver_for_cuda(*b->cuda);
+    const auto need = catalog::min_driver_for_cuda(*b->cuda, os);
     if (!need || driver >= *need) return b;
   }
   for (const auto* b : fits)
     for (const auto& row : catalog::cuda_drivers())
-      if (row.cuda == *b->cuda && row.family_min_driver && driver >= *row.family_min_driver) return b;
+      if (row.cuda == *b->cuda && row.family_min(os) && driver >= *row.family_min(os)) return b;
   return nullptr;
 }
 
@@ -70,7 +71,7 @@ std::optional<Pick> newest_pick(const Inventory& inv, const std::vector<std::str
   for (const auto& release : torch_releases()) {
     const auto fits = fitting_builds(catalog::torch_builds(), release, platform, ccs, python);
     if (const catalog::TorchBuild* chosen = fits.empty() ? nullptr : choose(fits))
-      return Pick{release, chosen, catalog::min_driver_for_cuda(*chosen->cuda)};
+      return Pick{release, chosen, catalog::min_driver_for_cuda(*chosen->cuda, driver_os(inv))};
   }
   return std::nullopt;
 }
@@ -173,7 +174,13 @@ std::optional<std::string> newest_backend_index(std::string_view prefix) {
 }
 
 std::string python_command(const Inventory& inv) {
-  return shell_word(inv.python.executable.value_or("python3"));
+  if (!on_windows(inv)) return shell_word(inv.python.executable.value_or("python3"));
+  // cmd and PowerShell both take a double-quoted program path; Windows has no python3 on a fresh install.
+  const std::string exe = inv.python.executable.value_or("python");
+  const bool plain = !exe.empty() && std::none_of(exe.begin(), exe.end(), [](char ch) {
+    return std::isspace(static_cast<unsigned char>(ch)) || std::string_view("&()^%!;,'\"`$@{}[]<>|").find(ch) != std::string_view::npos;
+  });
+  return plain ? exe : "\"" + exe + "\"";
 }
 
 std::string install_command(const Inventory& inv, const std::string& release, const std::optional<std::string>& cuda) {
@@ -192,7 +199,7 @@ std::string install_command_from_index(const Inventory& inv, const std::string& 
   // In a hosted notebook the user types into a cell: %pip installs into the kernel's own interpreter.
   if (inv.platform.notebook) return fmt::format("%pip install {} {}", packages, url);
   // PEP 668: pip refuses to install into a distribution's own Python (externally-managed-environment).
-  if (inv.python.externally_managed.value_or(false) && !inv.python.in_venv.value_or(false))
+  if (!on_windows(inv) && inv.python.externally_managed.value_or(false) && !inv.python.in_venv.value_or(false))
     // TRANSLATORS: only the words in parentheses are prose; the command before them stays as it is.
     return trf("{} -m venv ~/venvs/torch && ~/venvs/torch/bin/python -m pip install {} {} (then run "
                "your scripts with ~/venvs/torch/bin/python, or `source ~/venvs/torch/bin/activate`)",
@@ -200,12 +207,21 @@ std::string install_command_from_index(const Inventory& inv, const std::string& 
   return fmt::format("{} -m pip install {} {}", python_command(inv), packages, url);
 }
 
-std::optional<Version> driver_ceiling(const Inventory& inv) {
-  std::optional<Version> ceiling;
+const catalog::DriverBranch* ended_branch(const Inventory& inv) {
+  const catalog::DriverBranch* oldest = nullptr;
   for (const auto& cc : nvidia_capabilities(inv))
     if (const auto* branch = catalog::last_driver_branch(cc))
-      if (!ceiling || branch->last_driver < *ceiling) ceiling = branch->last_driver;
-  return ceiling;
+      if (!oldest || branch->last_driver < oldest->last_driver) oldest = branch;
+  return oldest;
+}
+
+std::optional<Version> driver_ceiling(const Inventory& inv) {
+  const auto* branch = ended_branch(inv);
+  if (!branch) return std::nullopt;
+  // Windows numbers a branch's drivers from its number up to the next ten (R470: 471.11 ... 474.xx): the table's
+  // last version is the Linux one and does not bound them.
+  if (driver_os(inv) == catalog::DriverOs::windows) return Version::parse(fmt::format("{}.99", branch->last_branch + 9));
+  return branch->last_driver;
 }
 
 bool driver_can_be_updated(const Inventory& inv) { return !inv.platform.notebook.has_value(); }
@@ -240,11 +256,12 @@ TorchChoice choose_torch(const Inventory& inv) {
   const bool updatable = driver_can_be_updated(inv);
   // What runs with the driver as it is (through minor-version compatibility if need be), and the newest build
   // a driver this GPU can still get runs at full level.
-  const auto now = driver ? newest_pick(inv, ccs, [&](const auto& fits) { return pick_for_driver(fits, *driver); })
+  const auto os = driver_os(inv);
+  const auto now = driver ? newest_pick(inv, ccs, [&](const auto& fits) { return pick_for_driver(fits, *driver, os); })
                           : std::nullopt;
   const auto best = newest_pick(inv, ccs, [&](const auto& fits) -> const catalog::TorchBuild* {
     for (const auto* b : fits) {
-      const auto need = catalog::min_driver_for_cuda(*b->cuda);
+      const auto need = catalog::min_driver_for_cuda(*b->cuda, os);
       if (!ceiling || (need && *need <= *ceiling)) return b;
     }
     return nullptr;

@@ -44,6 +44,9 @@ std::optional<std::string> newest_backend_index(std::string_view prefix);
 /// The interpreter as the commands name it: its path when the probe found one, else python3.
 std::string python_command(const Inventory& inventory);
 
+/// The ended driver branch of the oldest NVIDIA GPU of the machine (Kepler: R470); nullptr while all are supported.
+const catalog::DriverBranch* ended_branch(const Inventory& inventory);
+
 /// The newest driver every NVIDIA GPU of the machine can have: the last release of the oldest ended branch
 /// among them (Kepler: 470.256.02); nullopt when every GPU's architecture is still supported.
 std::optional<Version> driver_ceiling(const Inventory& inventory);

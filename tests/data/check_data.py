@@ -13,7 +13,7 @@ import sys
 
 HEADERS = {
     "compute_capability.csv": "cc,sm,architecture,vendor_family,notes,source,date",
-    "cuda_driver.csv": "cuda,release,linux_min_driver,windows_min_driver,family_min_driver,source,date",
+    "cuda_driver.csv": "cuda,release,linux_min_driver,windows_min_driver,family_min_driver,windows_family_min_driver,source,date",
     "torch_builds.csv": "torch,released,cuda,platform,arch_list,ptx,channel,index,python_min,python_max,source,date",
     "gpus.csv": "vendor,name,aliases,architecture,compute_capability,memory_bytes,memory_bandwidth_gbs,"
                 "fp32_tflops,fp16_tensor_tflops_dense,bf16_tensor_tflops_dense,fp16_accumulate,"
@@ -257,7 +257,7 @@ def main(argv):
                 problems.append(f"{where}: empty release")
             if not DRIVER.match(r["linux_min_driver"]):
                 problems.append(f"{where}: linux_min_driver '{r['linux_min_driver']}' is not a driver version or branch")
-            for col in ("windows_min_driver", "family_min_driver"):
+            for col in ("windows_min_driver", "family_min_driver", "windows_family_min_driver"):
                 if r[col] and not DRIVER.match(r[col]):
                     problems.append(f"{where}: {col} '{r[col]}' is not a driver version")
         ck.check("cuda_driver.csv values", problems)
