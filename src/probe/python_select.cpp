@@ -10,6 +10,7 @@
 #include <regex>
 #include <system_error>
 
+#include "core/path.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "os/process.hpp"
@@ -21,37 +22,30 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// UTF-8 text as a path and back, the same on every OS (a plain std::string would be the ANSI code page on Windows).
-fs::path as_path(const std::string& s) { return fs::path(std::u8string(s.begin(), s.end())); }
-std::string as_text(const fs::path& p) {
-  const auto u = p.u8string();
-  return std::string(u.begin(), u.end());
-}
-
 class MachineFiles final : public PythonFiles {
  public:
   bool is_executable(const std::string& path) const override { return os::is_executable_file(path); }
   std::optional<uint64_t> size(const std::string& path) const override {
     std::error_code ec;
-    const auto n = fs::file_size(as_path(path), ec);
+    const auto n = fs::file_size(core::to_path(path), ec);
     return ec ? std::nullopt : std::optional<uint64_t>(n);
   }
   bool is_file(const std::string& path) const override {
     std::error_code ec;
-    return fs::is_regular_file(as_path(path), ec);
+    return fs::is_regular_file(core::to_path(path), ec);
   }
   std::vector<std::string> list(const std::string& dir) const override {
     std::vector<std::string> out;
     std::error_code ec;
-    for (fs::directory_iterator it(as_path(dir), ec), end; !ec && it != end; it.increment(ec))
-      out.push_back(as_text(it->path().filename()));
+    for (fs::directory_iterator it(core::to_path(dir), ec), end; !ec && it != end; it.increment(ec))
+      out.push_back(core::from_path(it->path().filename()));
     std::sort(out.begin(), out.end());
     return out;
   }
   std::string resolve(const std::string& path) const override {
     std::error_code ec;
-    auto file = fs::canonical(as_path(path), ec);
-    if (!ec) return as_text(file);
+    auto file = fs::canonical(core::to_path(path), ec);
+    if (!ec) return core::from_path(file);
     // A Windows App Execution Alias is a reparse point that cannot be opened, only run: itself, then.
     return host_python_platform() == PythonPlatform::windows && is_executable(path) ? path : std::string();
   }
@@ -204,7 +198,7 @@ PythonEnvironment python_environment(std::string flag) {
     env.home = env_or_empty("HOME");
   }
   std::error_code ec;
-  env.cwd = as_text(fs::current_path(ec));
+  env.cwd = core::from_path(fs::current_path(ec));
   env.recorded_machine = !os::sysroot().empty();
   return env;
 }
