@@ -125,6 +125,7 @@ std::string python_choice_phrase(const PythonInfo& python) {
       {"--python", N_("given with --python")},  {"GPUSCOUT_PYTHON", N_("from GPUSCOUT_PYTHON")},
       {"VIRTUAL_ENV", N_("the active venv")},   {"CONDA_PREFIX", N_("the active conda environment")},
       {".venv", N_("this folder's .venv")},     {"PATH", N_("chosen from PATH")},
+      {"py", N_("the py launcher's default")}, {"install-folder", N_("found in its install folder")},
   };
   if (!python.selected_by) return {};
   for (const auto& [rule, phrase] : kPhrases)

@@ -234,8 +234,8 @@ struct PythonInfo {
   bool probed = false;                 ///< false with --no-python or for an old inventory
   std::optional<std::string> executable;
   std::optional<std::string> version;
-  /// The rule that chose the interpreter: "--python", "GPUSCOUT_PYTHON", "VIRTUAL_ENV", "CONDA_PREFIX", ".venv"
-  /// or "PATH".
+  /// The rule that chose the interpreter: "--python", "GPUSCOUT_PYTHON", "VIRTUAL_ENV", "CONDA_PREFIX", ".venv",
+  /// "PATH", or on Windows "py" (the py launcher) or "install-folder" (a usual install folder PATH does not reach).
   std::optional<std::string> selected_by;
   std::optional<bool> in_venv;             ///< sys.prefix != sys.base_prefix (a venv or virtualenv)
   /// PEP 668: the stdlib folder holds EXTERNALLY-MANAGED and this is no venv, so `pip install` refuses.

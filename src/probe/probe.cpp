@@ -59,6 +59,11 @@ PythonProbe start_python(const Options& options, Inventory& inv) {
   p.started = std::chrono::steady_clock::now();
   inv.python.probed = true;
   inv.python.selected_by = p.choice.selected_by;
+  inv.python.store_alias = p.choice.store_alias;
+  if (p.choice.not_found) {  // nothing to start (Windows: `python` would open the Store)
+    inv.python.error = ProbeError{"python", p.choice.executable, *p.choice.not_found, std::nullopt};
+    return p;
+  }
   auto child = os::spawn(probe_argv(p.choice.executable), p.timeout);
   if (child) p.child = std::move(*child);
   else inv.python.error = ProbeError{"python", p.choice.executable, child.error().message, std::nullopt};
@@ -104,16 +109,23 @@ void collect_chosen_python(PythonProbe& p, Inventory& inv) {
   }
 }
 
+/// `py -0p` reads the registry and prints a list: quick, unless something is wrong.
+constexpr std::chrono::milliseconds kPyListTimeout{5000};
+
 /// The other interpreters that have torch, asked all at once within what is left of the deadline.
 void find_other_pythons(const PythonProbe& p, Inventory& inv) {
   using namespace std::chrono;
-  const auto left = p.timeout - duration_cast<milliseconds>(steady_clock::now() - p.started);
-  if (left < milliseconds(100)) return;
+  const auto left = [&] { return p.timeout - duration_cast<milliseconds>(steady_clock::now() - p.started); };
+  if (left() < milliseconds(100)) return;
   std::vector<std::string> exclude = {p.choice.executable};
-  if (inv.python.executable) exclude.push_back(*inv.python.executable);  // what a pyenv shim ran
+  if (inv.python.executable) exclude.push_back(*inv.python.executable);  // what a pyenv shim or py launcher ran
+  PythonEnvironment env = p.env;
+  if (env.platform == PythonPlatform::windows && !env.recorded_machine)
+    if (auto py = find_py_launcher(env)) env.py_launcher_pythons = list_py_launcher(*py, std::min(left(), kPyListTimeout));
+  if (left() < milliseconds(100)) return;
   std::vector<std::pair<std::string, os::Child>> children;
-  for (const auto& exe : other_pythons(p.env, exclude))
-    if (auto child = os::spawn(probe_argv(exe), left)) children.emplace_back(exe, std::move(*child));
+  for (const auto& exe : other_pythons(env, exclude))
+    if (auto child = os::spawn(probe_argv(exe), left())) children.emplace_back(exe, std::move(*child));
   for (auto& [exe, child] : children) {
     const auto r = child.wait();
     if (r.timed_out) continue;

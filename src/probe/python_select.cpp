@@ -1,5 +1,6 @@
 // Which interpreter to ask about PyTorch: the one the user's own `python` would be (an activated venv or conda
 // environment, a project's .venv, else PATH), and, when it has no torch, the other interpreters they may mean.
+// This file holds the rules every platform shares and POSIX's own; python_select_windows.cpp holds Windows'.
 #include "probe/python_select.hpp"
 
 #include <algorithm>
@@ -9,15 +10,46 @@
 #include <regex>
 #include <system_error>
 
+#include "core/path.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "os/process.hpp"
 #include "os/system.hpp"
+#include "probe/python_select_detail.hpp"
 
 namespace gpuscout::probe {
 namespace {
 
 namespace fs = std::filesystem;
+
+class MachineFiles final : public PythonFiles {
+ public:
+  bool is_executable(const std::string& path) const override { return os::is_executable_file(path); }
+  std::optional<uint64_t> size(const std::string& path) const override {
+    std::error_code ec;
+    const auto n = fs::file_size(core::to_path(path), ec);
+    return ec ? std::nullopt : std::optional<uint64_t>(n);
+  }
+  bool is_file(const std::string& path) const override {
+    std::error_code ec;
+    return fs::is_regular_file(core::to_path(path), ec);
+  }
+  std::vector<std::string> list(const std::string& dir) const override {
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (fs::directory_iterator it(core::to_path(dir), ec), end; !ec && it != end; it.increment(ec))
+      out.push_back(core::from_path(it->path().filename()));
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+  std::string resolve(const std::string& path) const override {
+    std::error_code ec;
+    auto file = fs::canonical(core::to_path(path), ec);
+    if (!ec) return core::from_path(file);
+    // A Windows App Execution Alias is a reparse point that cannot be opened, only run: itself, then.
+    return host_python_platform() == PythonPlatform::windows && is_executable(path) ? path : std::string();
+  }
+};
 
 std::string env_or_empty(const char* name) {
   const char* v = std::getenv(name);
@@ -25,10 +57,10 @@ std::string env_or_empty(const char* name) {
 }
 
 /// DIR/bin/python when DIR is set and that is an executable file.
-std::optional<std::string> python_in(const std::string& dir) {
+std::optional<std::string> python_in(const PythonEnvironment& env, const std::string& dir) {
   if (dir.empty()) return std::nullopt;
   std::string exe = dir + "/bin/python";
-  if (!os::is_executable_file(exe)) return std::nullopt;
+  if (!detail::files_of(env).is_executable(exe)) return std::nullopt;
   return exe;
 }
 
@@ -41,7 +73,7 @@ std::vector<PythonChoice> environment_rules(const PythonEnvironment& env) {
   const std::pair<const char*, std::string> dirs[] = {
       {"VIRTUAL_ENV", env.virtual_env}, {"CONDA_PREFIX", env.conda_prefix}, {".venv", dot_venv(env)}};
   for (const auto& [rule, dir] : dirs)
-    if (auto exe = python_in(dir)) out.push_back({*exe, rule});
+    if (auto exe = python_in(env, dir)) out.push_back({*exe, rule, std::nullopt, std::nullopt});
   return out;
 }
 
@@ -50,12 +82,10 @@ std::string pyenv_root(const PythonEnvironment& env) {
   return env.home.empty() ? std::string() : env.home + "/.pyenv";
 }
 
-/// Folders that hold interpreters one per entry: PREFIX/bin/python for each.
-std::vector<std::string> folders_in(const std::string& dir) {
+/// The entries of a folder that holds one prefix per entry (conda's envs, pyenv's versions), as paths, sorted.
+std::vector<std::string> folders_in(const PythonEnvironment& env, const std::string& dir) {
   std::vector<std::string> out;
-  std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) out.push_back(it->path().string());
-  std::sort(out.begin(), out.end());
+  for (const auto& name : detail::files_of(env).list(dir)) out.push_back(dir + "/" + name);
   return out;
 }
 
@@ -63,7 +93,7 @@ std::vector<std::string> folders_in(const std::string& dir) {
 std::vector<std::string> pyenv_versions(const PythonEnvironment& env) {
   const std::string root = pyenv_root(env);
   if (root.empty()) return {};
-  auto dirs = folders_in(root + "/versions");
+  auto dirs = folders_in(env, root + "/versions");
   std::stable_sort(dirs.begin(), dirs.end(), [](const std::string& a, const std::string& b) {
     const auto va = Version::parse(fs::path(a).filename().string());
     const auto vb = Version::parse(fs::path(b).filename().string());
@@ -83,7 +113,7 @@ std::vector<std::string> conda_pythons(const PythonEnvironment& env) {
   std::vector<std::string> out;
   for (const auto& root : roots) {
     out.push_back(root + "/bin/python");
-    for (const auto& e : folders_in(root + "/envs")) out.push_back(e + "/bin/python");
+    for (const auto& e : folders_in(env, root + "/envs")) out.push_back(e + "/bin/python");
   }
   return out;
 }
@@ -100,11 +130,8 @@ std::vector<std::string> path_pythons(const PythonEnvironment& env) {
   for (auto dir : text::split(env.path, ':')) {
     if (dir.empty() || is_pyenv_shims(dir)) continue;
     std::vector<std::string> names;
-    std::error_code ec;
-    for (fs::directory_iterator it(std::string(dir), ec), end; !ec && it != end; it.increment(ec)) {
-      const std::string file = it->path().filename().string();
-      if (std::regex_match(file, name)) names.push_back(it->path().string());
-    }
+    for (const auto& file : detail::files_of(env).list(std::string(dir)))
+      if (std::regex_match(file, name)) names.push_back(std::string(dir) + "/" + file);
     // python3 before python3.12 before python: the name a user types first.
     std::sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) {
       const bool a_bare = a.ends_with("/python"), b_bare = b.ends_with("/python");
@@ -115,7 +142,44 @@ std::vector<std::string> path_pythons(const PythonEnvironment& env) {
   return out;
 }
 
+std::vector<std::string> posix_other_candidates(const PythonEnvironment& env) {
+  std::vector<std::string> candidates;
+  for (const auto& rule : environment_rules(env)) candidates.push_back(rule.executable);
+  for (auto& p : path_pythons(env)) candidates.push_back(std::move(p));
+  candidates.push_back("/usr/bin/python3");
+  candidates.push_back("/usr/local/bin/python3");
+  for (auto& p : conda_pythons(env)) candidates.push_back(std::move(p));
+  for (auto& p : pyenv_versions(env)) candidates.push_back(std::move(p));
+  return candidates;
+}
+
+PythonChoice choose_posix_python(const PythonEnvironment& env) {
+  if (auto rules = environment_rules(env); !rules.empty()) return rules.front();
+  if (auto found = os::find_program("python3", env.path)) return {*found, "PATH", std::nullopt, std::nullopt};
+  return {"python3", "PATH", std::nullopt, std::nullopt};
+}
+
+std::string posix_identity(const PythonEnvironment& env, const std::string& path) {
+  const auto& files = detail::files_of(env);
+  const fs::path p(path);
+  // A venv (PEP 405): pyvenv.cfg beside bin/ or in it.
+  const fs::path bin = p.parent_path();
+  for (const fs::path& dir : {bin.parent_path(), bin})
+    if (files.is_file((dir / "pyvenv.cfg").string()))
+      if (auto venv = files.resolve(dir.string()); !venv.empty()) return "venv:" + venv;
+  return files.resolve(path);
+}
+
 }  // namespace
+
+const PythonFiles& this_machine_files() {
+  static const MachineFiles files;
+  return files;
+}
+
+const PythonFiles& detail::files_of(const PythonEnvironment& env) {
+  return env.files ? *env.files : this_machine_files();
+}
 
 PythonEnvironment python_environment(std::string flag) {
   PythonEnvironment env;
@@ -124,55 +188,47 @@ PythonEnvironment python_environment(std::string flag) {
   env.virtual_env = env_or_empty("VIRTUAL_ENV");
   env.conda_prefix = env_or_empty("CONDA_PREFIX");
   env.path = env_or_empty("PATH");
-  env.home = env_or_empty("HOME");
   env.pyenv_root = env_or_empty("PYENV_ROOT");
+  if (env.platform == PythonPlatform::windows) {
+    env.home = env_or_empty("USERPROFILE");
+    env.local_app_data = env_or_empty("LOCALAPPDATA");
+    env.program_files = env_or_empty("ProgramFiles");
+    env.system_root = env_or_empty("SystemRoot");
+  } else {
+    env.home = env_or_empty("HOME");
+  }
   std::error_code ec;
-  env.cwd = fs::current_path(ec).string();
+  env.cwd = core::from_path(fs::current_path(ec));
   env.recorded_machine = !os::sysroot().empty();
   return env;
 }
 
 PythonChoice choose_python(const PythonEnvironment& env) {
-  if (!env.flag.empty()) return {env.flag, "--python"};
-  if (!env.gpuscout_python.empty()) return {env.gpuscout_python, "GPUSCOUT_PYTHON"};
-  if (auto rules = environment_rules(env); !rules.empty()) return rules.front();
-  if (auto found = os::find_program("python3", env.path)) return {*found, "PATH"};
-  return {"python3", "PATH"};
+  if (env.platform == PythonPlatform::windows) return detail::choose_windows_python(env);
+  if (!env.flag.empty()) return {env.flag, "--python", std::nullopt, std::nullopt};
+  if (!env.gpuscout_python.empty()) return {env.gpuscout_python, "GPUSCOUT_PYTHON", std::nullopt, std::nullopt};
+  return choose_posix_python(env);
 }
 
-std::string interpreter_identity(const std::string& path) {
-  std::error_code ec;
-  const fs::path p(path);
-  // A venv (PEP 405): pyvenv.cfg beside bin/ or in it.
-  const fs::path bin = p.parent_path();
-  for (const fs::path& dir : {bin.parent_path(), bin})
-    if (fs::is_regular_file(dir / "pyvenv.cfg", ec)) {
-      auto venv = fs::canonical(dir, ec);
-      if (!ec) return "venv:" + venv.string();
-    }
-  auto file = fs::canonical(p, ec);
-  return ec ? std::string() : file.string();
+std::string interpreter_identity(const PythonEnvironment& env, const std::string& path) {
+  return env.platform == PythonPlatform::windows ? detail::windows_identity(env, path) : posix_identity(env, path);
 }
+
+std::string interpreter_identity(const std::string& path) { return interpreter_identity(PythonEnvironment{}, path); }
 
 std::vector<std::string> other_pythons(const PythonEnvironment& env, const std::vector<std::string>& exclude,
                                        size_t limit) {
   if (env.recorded_machine) return {};
-  std::vector<std::string> candidates;
-  for (const auto& rule : environment_rules(env)) candidates.push_back(rule.executable);
-  for (auto& p : path_pythons(env)) candidates.push_back(std::move(p));
-  candidates.push_back("/usr/bin/python3");
-  candidates.push_back("/usr/local/bin/python3");
-  for (auto& p : conda_pythons(env)) candidates.push_back(std::move(p));
-  for (auto& p : pyenv_versions(env)) candidates.push_back(std::move(p));
-
+  const auto candidates =
+      env.platform == PythonPlatform::windows ? detail::windows_other_candidates(env) : posix_other_candidates(env);
   std::vector<std::string> seen;
   for (const auto& e : exclude)
-    if (auto id = interpreter_identity(e); !id.empty()) seen.push_back(id);
+    if (auto id = interpreter_identity(env, e); !id.empty()) seen.push_back(id);
   std::vector<std::string> out;
   for (const auto& c : candidates) {
     if (out.size() >= limit) break;
-    if (!os::is_executable_file(c)) continue;
-    const std::string id = interpreter_identity(c);
+    if (!detail::files_of(env).is_executable(c)) continue;
+    const std::string id = interpreter_identity(env, c);
     if (id.empty() || std::find(seen.begin(), seen.end(), id) != seen.end()) continue;
     seen.push_back(id);
     out.push_back(c);
