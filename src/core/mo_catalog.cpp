@@ -34,6 +34,13 @@ struct Reader {
 }  // namespace
 
 Result<MoCatalog> MoCatalog::parse(std::string_view bytes) {
+  MoCatalog catalog;
+  if (auto ok = catalog.read(bytes); !ok) return std::unexpected(ok.error());
+  return catalog;
+}
+
+Result<void> MoCatalog::read(std::string_view bytes) {
+  messages_.clear();
   Reader r{bytes};
   const auto magic = r.u32(0);
   if (!magic || (*magic != kMagic && *magic != kMagicSwapped)) return fail("not a GNU .mo catalogue");
@@ -41,14 +48,16 @@ Result<MoCatalog> MoCatalog::parse(std::string_view bytes) {
   const auto count = r.u32(8), originals = r.u32(12), translations = r.u32(16);
   if (!count || !originals || !translations || *count > bytes.size() / 16)
     return fail("a damaged .mo catalogue header");
-  MoCatalog catalog;
   for (uint32_t i = 0; i < *count; ++i) {
     const auto id = r.string_at(*originals, i), text = r.string_at(*translations, i);
-    if (!id || !text) return fail(fmt::format("a damaged .mo catalogue entry {}", i));
+    if (!id || !text) {
+      messages_.clear();
+      return fail(fmt::format("a damaged .mo catalogue entry {}", i));
+    }
     if (id->empty() || text->empty()) continue;  // the header entry; an empty translation means none
-    catalog.messages_.emplace(*id, text->data());
+    messages_.emplace(*id, text->data());
   }
-  return catalog;
+  return {};
 }
 
 const char* MoCatalog::find(std::string_view msgid) const {

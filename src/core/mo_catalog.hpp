@@ -15,6 +15,8 @@ class MoCatalog {
  public:
   /// Parses the catalogue; the bytes must outlive it (they are embedded, or owned by the caller).
   static Result<MoCatalog> parse(std::string_view bytes);
+  /// The same into this (empty) catalogue, for one that lives in place.
+  Result<void> read(std::string_view bytes);
   /// The translation of `msgid`, or nullptr when the catalogue has none (or an empty one, as gettext treats it).
   const char* find(std::string_view msgid) const;
   size_t size() const { return messages_.size(); }
