@@ -17,6 +17,14 @@ json info(const std::string& scenario) {
   return run.json();
 }
 
+// Errors of the Windows calls (a laptop's missing power limit is another matter).
+int driver_model_errors(const json& gpu) {
+  int n = 0;
+  for (const auto& e : gpu["errors"])
+    if (e["what"].get<std::string>().find("DriverModel") != std::string::npos) ++n;
+  return n;
+}
+
 const json* nvidia_gpu(const json& doc) {
   for (const auto& g : doc["gpus"])
     if (g["vendor"] == "nvidia") return &g;
@@ -35,7 +43,7 @@ TEST(WindowsDriver, TheLaptopsDriverModelAndLuidReachTheInventory) {
   EXPECT_EQ((*gpu)["luid"], "0x00000000:0x0000e1c4");  // from the CUDA device: no DXGI adapter on Linux
   ASSERT_EQ(doc["cuda"]["devices"].size(), 1u);
   EXPECT_EQ(doc["cuda"]["devices"][0]["luid"], "0x00000000:0x0000e1c4");
-  EXPECT_TRUE((*gpu)["errors"].empty()) << (*gpu)["errors"].dump(2);
+  EXPECT_EQ(driver_model_errors(*gpu), 0) << (*gpu)["errors"].dump(2);
 }
 
 TEST(WindowsDriver, ALinuxDriverHasNeitherAndSaysNothingAboutIt) {
@@ -45,7 +53,8 @@ TEST(WindowsDriver, ALinuxDriverHasNeitherAndSaysNothingAboutIt) {
   EXPECT_TRUE((*gpu)["driver_model"].is_null());
   EXPECT_TRUE((*gpu)["luid"].is_null());
   EXPECT_TRUE(doc["cuda"]["devices"][0]["luid"].is_null());
-  EXPECT_TRUE((*gpu)["errors"].empty()) << (*gpu)["errors"].dump(2);
+  EXPECT_EQ(driver_model_errors(*gpu), 0) << (*gpu)["errors"].dump(2);
+  EXPECT_TRUE((*gpu)["errors"].empty()) << (*gpu)["errors"].dump(2);  // an idle desktop card answers every call
 }
 
 TEST(WindowsDriver, AMismatchAfterAnUpdateKeepsBothCodes) {
