@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -242,8 +241,8 @@ TEST(WindowsLibraryNames, NvmlFromSystem32ThenTheNvsmiFolder) {
 }
 
 TEST(WindowsLibraryNames, EveryPlaceTriedIsNamedWhenNoneLoads) {
-  ::unsetenv("GPUSCOUT_TEST_NO_SUCH_LIBRARY");
-  const auto r = vendor::open_library("GPUSCOUT_TEST_NO_SUCH_LIBRARY", {"libgpuscout-none-1.so.1", "libgpuscout-none-2.so.1"});
+  // A variable nobody sets (this file also runs as part of the Windows unit-test program, which has no unsetenv).
+  const auto r = vendor::open_library("GPUSCOUT_TEST_NEVER_SET_LIBRARY", {"libgpuscout-none-1.so.1", "libgpuscout-none-2.so.1"});
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message.find("libgpuscout-none-1.so.1"), std::string::npos) << r.error().message;
   EXPECT_NE(r.error().message.find("libgpuscout-none-2.so.1"), std::string::npos) << r.error().message;
