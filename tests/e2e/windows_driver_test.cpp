@@ -40,9 +40,9 @@ TEST(WindowsDriver, TheLaptopsDriverModelAndLuidReachTheInventory) {
   const json* gpu = nvidia_gpu(doc);
   ASSERT_NE(gpu, nullptr) << doc["gpus"].dump(2);
   EXPECT_EQ((*gpu)["driver_model"], "WDDM");
-  EXPECT_EQ((*gpu)["luid"], "0x00000000:0x0000e1c4");  // from the CUDA device: no DXGI adapter on Linux
+  EXPECT_EQ((*gpu)["luid"], "0x00000000:0x0001a2b3");  // from the CUDA device: no DXGI adapter on Linux
   ASSERT_EQ(doc["cuda"]["devices"].size(), 1u);
-  EXPECT_EQ(doc["cuda"]["devices"][0]["luid"], "0x00000000:0x0000e1c4");
+  EXPECT_EQ(doc["cuda"]["devices"][0]["luid"], "0x00000000:0x0001a2b3");
   EXPECT_EQ(driver_model_errors(*gpu), 0) << (*gpu)["errors"].dump(2);
 }
 

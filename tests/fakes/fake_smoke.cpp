@@ -454,7 +454,7 @@ int selftest(const std::string& dir) {
         expect(c, "win-laptop-4060", "nvml.driver=581.57");
         expect(c, "win-laptop-4060", "nvml.0.name=NVIDIA GeForce RTX 4060 Laptop GPU");
         expect(c, "win-laptop-4060", "nvml.0.driver_model=0/0");
-        expect(c, "win-laptop-4060", "cuda.0.luid=00000000:0000e1c4");
+        expect(c, "win-laptop-4060", "cuda.0.luid=00000000:0001a2b3");
         expect(c, "win-laptop-4060", "cuda.0.tcc=0");
         expect(c, "win-laptop-4060", "cuda.0.bus=0000:01:00.0");
     }
