@@ -178,6 +178,7 @@ struct CudaDevice {
   std::optional<std::string> pci_bus_id;
   std::optional<std::string> uuid;
   bool integrated = false;
+  std::optional<std::string> luid;  ///< Windows: cuDeviceGetLuid, as gpus[].luid writes DXGI's ("0x00000000:0x0001a2b3")
 };
 
 /// What torch.cuda would say, read through the CUDA driver API without Python.

@@ -63,7 +63,7 @@ GPUSCOUT_INVENTORY_JSON(NvidiaInfo, library_found, library_path, driver_version,
                         nvml_version,
                         kernel_module_version, kernel_module_loaded, uvm_loaded, nouveau_loaded, timed_out, error)
 GPUSCOUT_INVENTORY_JSON(CudaDevice, index, name, compute_capability, sm_count, clock_mhz, memory_clock_mhz,
-                        memory_bus_width_bits, l2_bytes, total_memory_bytes, pci_bus_id, uuid, integrated)
+                        memory_bus_width_bits, l2_bytes, total_memory_bytes, pci_bus_id, uuid, integrated, luid)
 GPUSCOUT_INVENTORY_JSON(CudaInfo, library_found, library_path, available, device_count, driver_version, timed_out,
                         error, devices)
 GPUSCOUT_INVENTORY_JSON(RocmInfo, kfd_present, hsa_override_gfx_version)

@@ -19,6 +19,22 @@ std::string uuid_text(const cuda::Uuid& u, bool mig) {
                      mig ? "MIG" : "GPU", b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
 }
 
+// cuDeviceGetLuid's 8 bytes are Windows' LUID struct as laid out in memory (x86: little-endian LowPart, then
+// HighPart); an all-zero LUID is no adapter's.
+std::optional<std::string> luid_of(const cuda::Functions& fn, cuda::Device dev) {
+  unsigned char bytes[8] = {0};
+  unsigned node_mask = 0;
+  if (!fn.device_get_luid || fn.device_get_luid(reinterpret_cast<char*>(bytes), &node_mask, dev) != cuda::SUCCESS)
+    return std::nullopt;
+  auto word = [&](int at) {
+    return static_cast<uint32_t>(bytes[at]) | static_cast<uint32_t>(bytes[at + 1]) << 8 |
+           static_cast<uint32_t>(bytes[at + 2]) << 16 | static_cast<uint32_t>(bytes[at + 3]) << 24;
+  };
+  const uint32_t low = word(0), high = word(4);
+  if (low == 0 && high == 0) return std::nullopt;
+  return luid_text(high, low);
+}
+
 void read_attributes(const cuda::Functions& fn, cuda::Device dev, CudaDevice& d) {
   auto attr = [&](cuda::Attribute which) -> std::optional<int> {
     int v = 0;
@@ -52,6 +68,7 @@ std::optional<CudaDevice> read_device(const cuda::Functions& fn, int index) {
     d.pci_bus_id = normalize_bus_id(vendor::text_from(bus, sizeof bus));
   cuda::Uuid u{};
   if (fn.device_get_uuid && fn.device_get_uuid(&u, dev) == cuda::SUCCESS) d.uuid = uuid_text(u, catalog::names_mig_slice(d.name));
+  d.luid = luid_of(fn, dev);
   return d;
 }
 

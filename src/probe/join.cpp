@@ -2,6 +2,8 @@
 // NVML counts in PCI order, CUDA fastest-first unless CUDA_DEVICE_ORDER=PCI_BUS_ID).
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "catalog/catalog.hpp"
 #include "catalog/gpu_match.hpp"
 #include "probe/sources.hpp"
@@ -21,9 +23,24 @@ Gpu* find_by_bus(std::vector<Gpu>& gpus, const std::optional<std::string>& bus) 
   return nullptr;
 }
 
+// Windows: DXGI's adapters carry a LUID and no bus id, CUDA's devices both; an adapter takes the bus id of the
+// CUDA device with its LUID, and NVML and CUDA are then joined to it by bus id as everywhere.
+void adopt_bus_ids_by_luid(std::vector<Gpu>& gpus, const std::vector<CudaDevice>& devices) {
+  for (const auto& d : devices) {
+    if (!d.luid || !d.pci_bus_id) continue;
+    for (auto& g : gpus)
+      if (g.luid == d.luid && !g.pci_bus_id && !find_by_bus(gpus, d.pci_bus_id)) g.pci_bus_id = d.pci_bus_id;
+  }
+}
+
 }  // namespace
 
+std::string luid_text(uint32_t high_part, uint32_t low_part) {
+  return fmt::format("0x{:08x}:0x{:08x}", high_part, low_part);
+}
+
 void join_gpus(Inventory& inv, const NvmlReport& nvml) {
+  adopt_bus_ids_by_luid(inv.gpus, inv.cuda.devices);
   for (const auto& n : nvml.gpus) {
     Gpu* g = find_by_bus(inv.gpus, n.pci_bus_id);
     if (!g) {
@@ -73,6 +90,7 @@ void join_gpus(Inventory& inv, const NvmlReport& nvml) {
     fill(g->compute_capability, d.compute_capability);
     fill(g->memory_total_bytes, d.total_memory_bytes);
     fill(g->uuid, d.uuid);
+    fill(g->luid, d.luid);
     g->sm_count = d.sm_count;
     fill(g->max_clock_sm_mhz, d.clock_mhz);
     fill(g->memory_bus_width_bits, d.memory_bus_width_bits);

@@ -72,6 +72,21 @@ void read_identity(const DeviceCalls& call, Gpu& gpu) {
     gpu.compute_capability = fmt::format("{}.{}", major, minor);
 }
 
+// Windows only: WDDM (the display driver model, what GeForce cards run), TCC or MCDM. Linux drivers answer
+// NOT_SUPPORTED, which is silence, not an error on every Linux GPU.
+void read_driver_model(const DeviceCalls& call, Gpu& gpu) {
+  const auto& entry = call.fn.device_driver_model;
+  if (!entry) return;
+  nvml::DriverModel current{}, pending{};
+  const Return r = entry(call.dev, &current, &pending);
+  if (r == nvml::ERROR_NOT_SUPPORTED) return;
+  if (r != nvml::SUCCESS) {
+    gpu.errors.push_back(ProbeError{"nvml", entry.name, call.fn.describe(r), r});
+    return;
+  }
+  if (const char* name = nvml::driver_model_name(current)) gpu.driver_model = name;
+}
+
 void read_memory(const DeviceCalls& call, Gpu& gpu) {
   // As nvidia-smi shows it: the v2 call separates driver-reserved memory from "used".
   nvml::MemoryV2 mem2{};
@@ -186,6 +201,7 @@ Gpu read_device(const nvml::Functions& fn, unsigned index) {
   }
   const DeviceCalls call{fn, dev, gpu};
   read_identity(call, gpu);
+  read_driver_model(call, gpu);
   read_memory(call, gpu);
   read_state(call, gpu);
   read_processes(call, gpu);

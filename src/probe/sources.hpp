@@ -82,6 +82,9 @@ std::string vendor_key(uint16_t vendor_id, std::string_view pci_vendor_name);
 bool is_display_only_adapter(uint16_t vendor_id);
 /// Canonical bus id "0000:01:00.0" from NVML's "00000000:01:00.0" or CUDA's "0000:01:00.0".
 std::string normalize_bus_id(std::string_view bus_id);
+/// A Windows adapter LUID as gpuscout writes it everywhere (gpus[].luid from DXGI, cuda.devices[].luid from
+/// cuDeviceGetLuid): "0xHIGHPART:0xLOWPART", 8 lower-case hex digits each, "0x00000000:0x0001a2b3" (join.cpp).
+std::string luid_text(uint32_t high_part, uint32_t low_part);
 
 // --- AMD (amdgpu.cpp): VRAM and the ROCm ISA from amdgpu's sysfs files ---
 struct KfdProperties {

@@ -29,11 +29,12 @@ Functions resolve(const SymbolLookup& l) {
   f.device_get_attribute.resolve(l, {"cuDeviceGetAttribute"});
   f.device_total_mem.resolve(l, {"cuDeviceTotalMem_v2"});
   f.device_get_uuid.resolve(l, {"cuDeviceGetUuid_v2", "cuDeviceGetUuid"});
+  f.device_get_luid.resolve(l, {"cuDeviceGetLuid"});
   return f;
 }
 
 Result<Library> Library::open() {
-  auto library = open_library("GPUSCOUT_CUDA_LIBRARY", "libcuda.so.1");
+  auto library = open_library("GPUSCOUT_CUDA_LIBRARY", cuda_library_names());
   if (!library) return std::unexpected(library.error());
   Library out;
   out.library_ = std::move(*library);

@@ -20,6 +20,9 @@ struct Functions {
   EntryPoint<Status(int*, int, Device)> device_get_attribute;
   EntryPoint<Status(size_t*, Device)> device_total_mem;  ///< cuDeviceTotalMem_v2 (64-bit sizes)
   EntryPoint<Status(Uuid*, Device)> device_get_uuid;
+  /// The adapter's LUID (8 bytes, Windows' LUID struct: LowPart then HighPart) and node mask, to match DXGI's
+  /// adapters; a Windows call (Linux drivers export it and answer an error).
+  EntryPoint<Status(char*, unsigned*, Device)> device_get_luid;
 
   /// "CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected", else "CUDA error N".
   std::string describe(Status status) const;
@@ -29,7 +32,7 @@ struct Functions {
 Functions resolve(const SymbolLookup& lookup);
 
 /// libcuda.so.1 (never libcuda.so: in a toolkit's stubs/ folder that is a stub answering CUDA_ERROR_STUB_LIBRARY),
-/// or the file GPUSCOUT_CUDA_LIBRARY names (it must be a regular file).
+/// on Windows nvcuda.dll from System32 only; or the file GPUSCOUT_CUDA_LIBRARY names (it must be a regular file).
 class Library {
  public:
   static Result<Library> open();

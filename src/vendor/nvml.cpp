@@ -48,6 +48,7 @@ Functions resolve(const SymbolLookup& l) {
   f.device_max_pcie_link_generation.resolve(l, {"nvmlDeviceGetMaxPcieLinkGeneration"});
   f.device_gpu_max_pcie_link_generation.resolve(l, {"nvmlDeviceGetGpuMaxPcieLinkGeneration"});
   f.device_max_pcie_link_width.resolve(l, {"nvmlDeviceGetMaxPcieLinkWidth"});
+  f.device_driver_model.resolve(l, {"nvmlDeviceGetDriverModel_v2", "nvmlDeviceGetDriverModel"});
   f.device_utilization_rates.resolve(l, {"nvmlDeviceGetUtilizationRates"});
   f.device_clocks_event_reasons.resolve(
       l, {"nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons"});
@@ -55,6 +56,15 @@ Functions resolve(const SymbolLookup& l) {
       l, {"nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetComputeRunningProcesses_v2"});
   f.device_compute_processes_v1.resolve(l, {"nvmlDeviceGetComputeRunningProcesses"});
   return f;
+}
+
+const char* driver_model_name(DriverModel model) {
+  switch (model) {
+    case DRIVER_WDDM: return "WDDM";
+    case DRIVER_WDM: return "TCC";
+    case DRIVER_MCDM: return "MCDM";
+  }
+  return nullptr;
 }
 
 Return gpu_temperature_c(const Functions& f, Device device, int& celsius, const char** used) {
@@ -78,7 +88,7 @@ Return gpu_temperature_c(const Functions& f, Device device, int& celsius, const 
 }
 
 Result<Library> Library::open() {
-  auto library = open_library("GPUSCOUT_NVML_LIBRARY", "libnvidia-ml.so.1");
+  auto library = open_library("GPUSCOUT_NVML_LIBRARY", nvml_library_names());
   if (!library) return std::unexpected(library.error());
   Library out;
   out.library_ = std::move(*library);

@@ -32,7 +32,9 @@ struct Functions {
   EntryPoint<Return(Device, Temperature*)> device_temperature_v;   ///< nvmlDeviceGetTemperatureV (CUDA 13.0+)
   EntryPoint<Return(Device, int, FieldValue*)> device_field_values;
   EntryPoint<Return(Device)> device_set_cpu_affinity, device_clear_cpu_affinity;
-  EntryPoint<Return(Device, unsigned, unsigned long*)> device_cpu_affinity;  ///< CPU mask words, 64 CPUs each
+  /// CPU mask words of `unsigned long`: 64 CPUs each on Linux, 32 on Windows (LLP64).
+  EntryPoint<Return(Device, unsigned, unsigned long*)> device_cpu_affinity;
+  EntryPoint<Return(Device, DriverModel*, DriverModel*)> device_driver_model;  ///< current, pending (Windows)
   EntryPoint<Return(Device, unsigned*)> device_power_usage, device_enforced_power_limit, device_memory_bus_width,
       device_curr_pcie_link_generation, device_curr_pcie_link_width, device_max_pcie_link_generation,
       device_gpu_max_pcie_link_generation, device_max_pcie_link_width;
@@ -51,10 +53,15 @@ struct Functions {
 /// refused as ERROR_UNKNOWN.
 Return gpu_temperature_c(const Functions& f, Device device, int& celsius, const char** used = nullptr);
 
+/// "WDDM", "TCC" (NVML's WDM: nvidia-smi and NVIDIA's documentation say TCC) or "MCDM"; nullptr for a value
+/// this list lacks.
+const char* driver_model_name(DriverModel model);
+
 /// Fills a table from a library's symbols (tests pass a lookup that records the names asked for).
 Functions resolve(const SymbolLookup& lookup);
 
-/// The driver library, opened by soname (never the unversioned name, which can be a toolkit stub), or the file
+/// The driver library: on Linux by soname (never the unversioned name, which can be a toolkit stub), on Windows
+/// nvml.dll from System32, else from the NVSMI folder of older drivers (vendor/library_path.hpp); or the file
 /// GPUSCOUT_NVML_LIBRARY names (a test seam and an escape hatch; it must be a regular file).
 class Library {
  public:

@@ -22,6 +22,10 @@ enum Return : int {
   ERROR_GPU_NOT_FOUND = 28, ERROR_INVALID_STATE = 29, ERROR_UNKNOWN = 999
 };
 
+/// nvmlDriverModel_t: the Windows driver model of a GPU (nvmlDeviceGetDriverModel; Linux drivers answer
+/// NOT_SUPPORTED). WDM is what nvidia-smi calls TCC; MCDM (compute only, no display) came with the R535 drivers.
+enum DriverModel : int { DRIVER_WDDM = 0, DRIVER_WDM = 1, DRIVER_MCDM = 2 };
+
 constexpr unsigned TEMPERATURE_GPU = 0;                                              ///< nvmlTemperatureSensors_t
 constexpr unsigned CLOCK_GRAPHICS = 0, CLOCK_SM = 1, CLOCK_MEM = 2, CLOCK_VIDEO = 3;  ///< nvmlClockType_t
 constexpr unsigned long long VALUE_NOT_AVAILABLE = ~0ULL;
@@ -93,7 +97,8 @@ constexpr unsigned long long kReasonGpuIdle = 0x1, kReasonAppClocks = 0x2, kReas
                              kReasonHwSlowdown = 0x8, kReasonSyncBoost = 0x10, kReasonSwThermal = 0x20,
                              kReasonHwThermal = 0x40, kReasonHwPowerBrake = 0x80, kReasonDisplayClocks = 0x100;
 
-// The layouts of nvml.h on LP64 (the fake driver implements them, the probe reads them).
+// The layouts of nvml.h (the fake driver implements them, the probe reads them): the same on LP64 (Linux) and
+// LLP64 (Windows), since no struct here holds a `long` outside the 8-byte union.
 static_assert(sizeof(PciInfoV3) == 68 && offsetof(PciInfoV3, busId) == 36);
 static_assert(sizeof(PciInfoV1) == 52);
 static_assert(sizeof(Memory) == 24);
@@ -102,6 +107,7 @@ static_assert(sizeof(ProcessInfoV1) == 16);
 static_assert(sizeof(ProcessInfo) == 24);
 static_assert(sizeof(Value) == 8);
 static_assert(sizeof(FieldValue) == 40 && offsetof(FieldValue, valueType) == 24 && offsetof(FieldValue, value) == 32);
+static_assert(sizeof(DriverModel) == 4);
 static_assert(sizeof(Temperature) == 12 && kTemperatureV1Version == 0x0100000CU);
 
 }  // namespace gpuscout::vendor::nvml

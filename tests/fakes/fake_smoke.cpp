@@ -1,18 +1,24 @@
-// fake_smoke: loads libnvidia-ml.so.1 and libcuda.so.1 by soname (as gpuscout does) and prints what
-// they report as key=value lines; `fake_smoke selftest SCENARIO_DIR` runs itself once per
-// scenario/environment and checks the lines. Needs LD_LIBRARY_PATH to point at the fakes.
+// fake_smoke: loads libnvidia-ml.so.1 and libcuda.so.1 by soname (as gpuscout does; nvml.dll and nvcuda.dll on
+// Windows) and prints what they report as key=value lines; `fake_smoke selftest SCENARIO_DIR` runs itself once
+// per scenario/environment and checks the lines. Needs LD_LIBRARY_PATH to point at the fakes; on Windows (and
+// Wine) GPUSCOUT_FAKE_LIB_DIR names their folder instead, since a bare DLL name is not searched for on a path.
 #include "vendor/cuda_abi.hpp"
 #include "vendor/nvml_abi.hpp"
 
+#ifdef _WIN32
+#include <windows.h>
+#else
 #include <dlfcn.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#endif
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,9 +28,30 @@ namespace nvml = gpuscout::vendor::nvml;
 
 namespace {
 
+#ifdef _WIN32
+constexpr const char* kNvmlName = "nvml.dll";
+constexpr const char* kCudaName = "nvcuda.dll";
+
+void* open_library(const char* name) {
+    const char* dir = std::getenv("GPUSCOUT_FAKE_LIB_DIR");
+    const std::string path = dir != nullptr && *dir != '\0' ? std::string(dir) + "\\" + name : name;
+    return reinterpret_cast<void*>(LoadLibraryA(path.c_str()));
+}
+
+void* symbol(void* lib, const char* name) {
+    return reinterpret_cast<void*>(GetProcAddress(reinterpret_cast<HMODULE>(lib), name));
+}
+#else
+constexpr const char* kNvmlName = "libnvidia-ml.so.1";
+constexpr const char* kCudaName = "libcuda.so.1";
+
+void* open_library(const char* name) { return dlopen(name, RTLD_NOW | RTLD_LOCAL); }
+void* symbol(void* lib, const char* name) { return dlsym(lib, name); }
+#endif
+
 template <class F>
 F* sym(void* lib, const char* name) {
-    return lib == nullptr ? nullptr : reinterpret_cast<F*>(dlsym(lib, name));
+    return lib == nullptr ? nullptr : reinterpret_cast<F*>(symbol(lib, name));
 }
 
 void line(const std::string& key, const std::string& value) { std::printf("%s=%s\n", key.c_str(), value.c_str()); }
@@ -32,7 +59,7 @@ std::string num(unsigned long long v) { return std::to_string(v); }
 std::string err(int code) { return "err" + std::to_string(code); }
 
 void show_nvml() {
-    void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    void* lib = open_library(kNvmlName);
     if (lib == nullptr) {
         line("nvml.lib", "missing");
         return;
@@ -41,7 +68,7 @@ void show_nvml() {
     for (const char* name : {"nvmlInit_v2", "nvmlInitWithFlags", "nvmlDeviceGetMemoryInfo_v2",
                              "nvmlDeviceGetComputeRunningProcesses_v3", "nvmlSystemGetCudaDriverVersion_v2",
                              "nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetMemoryBusWidth"})
-        if (dlsym(lib, name) == nullptr) missing += std::string(missing.empty() ? "" : ",") + name;
+        if (symbol(lib, name) == nullptr) missing += std::string(missing.empty() ? "" : ",") + name;
     line("nvml.missing", missing);
 
     auto init = sym<nvml::Return()>(lib, "nvmlInit_v2");
@@ -119,6 +146,14 @@ void show_nvml() {
         int major = 0, minor = 0;
         const auto ccr = sym<nvml::Return(nvml::Device, int*, int*)>(lib, "nvmlDeviceGetCudaComputeCapability")(
             dev, &major, &minor);
+        if (auto dm = sym<nvml::Return(nvml::Device, nvml::DriverModel*, nvml::DriverModel*)>(
+                lib, "nvmlDeviceGetDriverModel_v2")) {
+            nvml::DriverModel current{}, pending{};
+            const auto r = dm(dev, &current, &pending);
+            line(k + "driver_model", r == nvml::SUCCESS ? num(static_cast<unsigned>(current)) + "/" +
+                                                              num(static_cast<unsigned>(pending))
+                                                        : err(r));
+        }
         line(k + "cc", ccr == nvml::SUCCESS ? num(static_cast<unsigned>(major)) + "." + num(static_cast<unsigned>(minor))
                                            : err(ccr));
         const auto uint_of = [&](const char* fn, const char* key) {
@@ -182,7 +217,7 @@ void show_nvml() {
 }
 
 void show_cuda() {
-    void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    void* lib = open_library(kCudaName);
     if (lib == nullptr) {
         line("cuda.lib", "missing");
         return;
@@ -233,6 +268,16 @@ void show_cuda() {
                       static_cast<unsigned char>(uuid.bytes[1]), static_cast<unsigned char>(uuid.bytes[2]),
                       static_cast<unsigned char>(uuid.bytes[3]));
         line(k + "uuid_head", text);
+        char luid[8] = {0};
+        unsigned node_mask = 0;
+        const auto lr = sym<cuda::Status(char*, unsigned*, cuda::Device)>(lib, "cuDeviceGetLuid")(luid, &node_mask, dev);
+        std::snprintf(text, sizeof text, "%02x%02x%02x%02x:%02x%02x%02x%02x", static_cast<unsigned char>(luid[7]),
+                      static_cast<unsigned char>(luid[6]), static_cast<unsigned char>(luid[5]),
+                      static_cast<unsigned char>(luid[4]), static_cast<unsigned char>(luid[3]),
+                      static_cast<unsigned char>(luid[2]), static_cast<unsigned char>(luid[1]),
+                      static_cast<unsigned char>(luid[0]));
+        line(k + "luid", lr == cuda::SUCCESS ? std::string(text) : err(lr));
+        line(k + "tcc", a(cuda::ATTRIBUTE_TCC_DRIVER));
         std::size_t free_b = 0, total_b = 0;
         auto meminfo = sym<cuda::Status(std::size_t*, std::size_t*)>(lib, "cuMemGetInfo_v2");
         line(k + "meminfo_no_ctx", err(meminfo(&free_b, &total_b)));
@@ -253,6 +298,58 @@ struct Child {
     bool timed_out = false;
 };
 
+#ifdef _WIN32
+// Runs this program's `show` with the given environment changes (value nullptr = unset): they are made in this
+// process, inherited by the child, then undone. Its output goes to a temporary file, read once it has ended or
+// been killed at the deadline (a pipe nobody drains could block a chatty child).
+Child run_show(const std::vector<std::pair<std::string, const char*>>& env, int timeout_ms) {
+    std::vector<std::pair<std::string, std::optional<std::string>>> saved;
+    for (const auto& [k, v] : env) {
+        char old[32768];
+        const DWORD n = GetEnvironmentVariableA(k.c_str(), old, sizeof old);
+        saved.emplace_back(k, n > 0 && n < sizeof old ? std::optional<std::string>(old) : std::nullopt);
+        SetEnvironmentVariableA(k.c_str(), v);
+    }
+    char exe[MAX_PATH], dir[MAX_PATH], out_path[MAX_PATH];
+    GetModuleFileNameA(nullptr, exe, sizeof exe);
+    GetTempPathA(sizeof dir, dir);
+    GetTempFileNameA(dir, "fks", 0, out_path);
+    SECURITY_ATTRIBUTES inherit{sizeof(SECURITY_ATTRIBUTES), nullptr, TRUE};
+    HANDLE out = CreateFileA(out_path, GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, &inherit, CREATE_ALWAYS,
+                             FILE_ATTRIBUTE_TEMPORARY, nullptr);
+    STARTUPINFOA si{};
+    si.cb = sizeof si;
+    si.dwFlags = STARTF_USESTDHANDLES;
+    si.hStdOutput = out;
+    si.hStdError = GetStdHandle(STD_ERROR_HANDLE);
+    si.hStdInput = GetStdHandle(STD_INPUT_HANDLE);
+    std::string command = "\"" + std::string(exe) + "\" show";
+    PROCESS_INFORMATION pi{};
+    if (!CreateProcessA(exe, command.data(), nullptr, nullptr, TRUE, 0, nullptr, nullptr, &si, &pi)) std::abort();
+    CloseHandle(out);
+    Child c;
+    if (WaitForSingleObject(pi.hProcess, static_cast<DWORD>(timeout_ms)) != WAIT_OBJECT_0) {
+        c.timed_out = true;
+        TerminateProcess(pi.hProcess, 1);
+        WaitForSingleObject(pi.hProcess, INFINITE);
+    }
+    CloseHandle(pi.hThread);
+    CloseHandle(pi.hProcess);
+    if (FILE* f = std::fopen(out_path, "rb")) {
+        char buf[4096];
+        for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) c.out.append(buf, n);
+        std::fclose(f);
+    }
+    DeleteFileA(out_path);
+    for (const auto& [k, v] : saved) SetEnvironmentVariableA(k.c_str(), v ? v->c_str() : nullptr);
+    // Text mode may have written CR LF: the checks compare whole lines.
+    std::string lf;
+    for (char ch : c.out)
+        if (ch != '\r') lf += ch;
+    c.out = std::move(lf);
+    return c;
+}
+#else
 // Runs `/proc/self/exe show` with the given environment changes (value nullptr = unset).
 Child run_show(const std::vector<std::pair<std::string, const char*>>& env, int timeout_ms) {
     int fds[2];
@@ -291,6 +388,7 @@ Child run_show(const std::vector<std::pair<std::string, const char*>>& env, int 
     waitpid(pid, &status, 0);
     return c;
 }
+#endif
 
 int failures = 0;
 
@@ -347,6 +445,24 @@ int selftest(const std::string& dir) {
         expect(c, "rtx4090", "cuda.0.attr_9999=err1");
         expect(c, "rtx4090", "cuda.0.meminfo_no_ctx=err201");
         expect(c, "rtx4090", "cuda.0.meminfo=25217007616/25757220864");
+        expect(c, "rtx4090", "nvml.0.driver_model=err3");  // a Linux driver: no driver model, no LUID
+        expect(c, "rtx4090", "cuda.0.luid=err801");
+        expect(c, "rtx4090", "cuda.0.tcc=0");
+    }
+    {
+        const auto c = run("win-laptop-4060");
+        expect(c, "win-laptop-4060", "nvml.driver=581.57");
+        expect(c, "win-laptop-4060", "nvml.0.name=NVIDIA GeForce RTX 4060 Laptop GPU");
+        expect(c, "win-laptop-4060", "nvml.0.driver_model=0/0");
+        expect(c, "win-laptop-4060", "cuda.0.luid=00000000:0001a2b3");
+        expect(c, "win-laptop-4060", "cuda.0.tcc=0");
+        expect(c, "win-laptop-4060", "cuda.0.bus=0000:01:00.0");
+    }
+    {
+        const auto c = run("win-driver-mismatch");
+        expect(c, "win-driver-mismatch", "nvml.init=18");
+        expect(c, "win-driver-mismatch", "nvml.init_text=RM has detected an NVML/RM version mismatch.");
+        expect(c, "win-driver-mismatch", "cuda.init=803");
     }
     {
         const auto c = run("two-mixed");
@@ -405,13 +521,17 @@ int selftest(const std::string& dir) {
         }
     }
     if (old_dir != nullptr) {
-        const auto c = run("rtx4090", {{"LD_LIBRARY_PATH", old_dir}});
+        const auto c = run("rtx4090", {{"LD_LIBRARY_PATH", old_dir}, {"GPUSCOUT_FAKE_LIB_DIR", old_dir}});
         expect(c, "old driver", "nvml.missing=nvmlInit_v2,nvmlInitWithFlags,nvmlDeviceGetMemoryInfo_v2,"
                                 "nvmlDeviceGetComputeRunningProcesses_v3,nvmlSystemGetCudaDriverVersion_v2,"
                                 "nvmlDeviceGetPciInfo_v3,nvmlDeviceGetMemoryBusWidth");
         expect(c, "old driver", "nvml.init=0");
         expect(c, "old driver", "nvml.0.bus_v1=0000:01:00.0");
         expect(c, "old driver", "nvml.0.procs=v1 first=0 second=0");
+        if (c.out.find("nvml.0.driver_model=") != std::string::npos) {  // the old library has no _v2 call
+            std::printf("FAIL old driver: nvmlDeviceGetDriverModel_v2 is exported\n");
+            ++failures;
+        }
         expect(c, "old driver", "cuda.init=0");
     }
     std::printf("%s: %d failure(s)\n", failures == 0 ? "PASS" : "FAIL", failures);
@@ -427,7 +547,11 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "usage: fake_smoke [show] | fake_smoke selftest SCENARIO_DIR\n");
         return 2;
     }
+#ifdef _WIN32
+    std::setvbuf(stdout, nullptr, _IONBF, 0);  // the CRT has no line buffering (_IOLBF is full buffering there)
+#else
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
+#endif
     show_nvml();
     show_cuda();
     return 0;

@@ -24,8 +24,6 @@ namespace cuda = gpuscout::vendor::cuda;
 // it; scenarios may inject it to exercise callers (see scenarios/README.md).
 constexpr cuda::Status CUDA_ERROR_INSUFFICIENT_DRIVER = 35;
 
-#define FAKE_API extern "C" __attribute__((visibility("default")))
-
 namespace {
 
 using gpuscout_fake::Gpu;
@@ -370,6 +368,20 @@ FAKE_API cuda::Status cuDeviceGetPCIBusId(char* bus_id, int len, cuda::Device de
 FAKE_API cuda::Status cuDeviceGetUuid(cuda::Uuid* uuid, cuda::Device dev) { return uuid_of(__func__, uuid, dev); }
 FAKE_API cuda::Status cuDeviceGetUuid_v2(cuda::Uuid* uuid, cuda::Device dev) { return uuid_of(__func__, uuid, dev); }
 
+// Windows' LUID struct as the driver writes it: LowPart then HighPart, little-endian.
+FAKE_API cuda::Status cuDeviceGetLuid(char* luid, unsigned int* device_node_mask, cuda::Device dev) {
+    return device_call(__func__, dev, [&](const Gpu& gpu) {
+        if (luid == nullptr || device_node_mask == nullptr) return cuda::ERROR_INVALID_VALUE;
+        if (!gpu.luid_low || !gpu.luid_high) return cuda::ERROR_NOT_SUPPORTED;
+        for (int i = 0; i < 4; ++i) {
+            luid[i] = static_cast<char>((*gpu.luid_low >> (8 * i)) & 0xFF);
+            luid[4 + i] = static_cast<char>((*gpu.luid_high >> (8 * i)) & 0xFF);
+        }
+        *device_node_mask = 1;
+        return cuda::SUCCESS;
+    });
+}
+
 FAKE_API cuda::Status cuDeviceTotalMem_v2(std::size_t* bytes, cuda::Device dev) { return total_mem(__func__, bytes, dev); }
 FAKE_API cuda::Status cuDeviceTotalMem(unsigned int* bytes, cuda::Device dev) { return total_mem(__func__, bytes, dev); }
 
@@ -389,7 +401,7 @@ FAKE_API cuda::Status cuDeviceGetAttribute(int* value, int attribute, cuda::Devi
         case cuda::ATTRIBUTE_ECC_ENABLED: v = g.ecc_enabled ? 1 : 0; break;
         case cuda::ATTRIBUTE_PCI_BUS_ID: v = g.bus; break;
         case cuda::ATTRIBUTE_PCI_DEVICE_ID: v = g.device; break;
-        case cuda::ATTRIBUTE_TCC_DRIVER: v = 0; break;
+        case cuda::ATTRIBUTE_TCC_DRIVER: v = g.driver_model == 1 ? 1 : 0; break;
         case cuda::ATTRIBUTE_MEMORY_CLOCK_RATE: v = std::uint64_t{g.max_clock_mem_mhz.value_or(0)} * 1000; break;
         case cuda::ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: v = g.memory_bus_width.value_or(0); break;
         case cuda::ATTRIBUTE_L2_CACHE_SIZE: v = g.l2_bytes; break;

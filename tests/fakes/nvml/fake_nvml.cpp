@@ -14,8 +14,6 @@
 
 namespace nvml = gpuscout::vendor::nvml;
 
-#define FAKE_API extern "C" __attribute__((visibility("default")))
-
 namespace {
 
 using gpuscout_fake::Gpu;
@@ -357,6 +355,36 @@ FAKE_API nvml::Return nvmlDeviceGetNumGpuCores(nvml::Device device, unsigned int
 
 FAKE_API nvml::Return nvmlDeviceGetMemoryBusWidth(nvml::Device device, unsigned int* width) {
     return device_call(__func__, device, [&](const Gpu& gpu) { return put(gpu.memory_bus_width, width); });
+}
+#endif
+
+// ---- Windows -----------------------------------------------------------------------------------
+
+namespace {
+
+// Older drivers have only the unversioned call; _v2 has the same arguments.
+nvml::Return driver_model(const char* function, nvml::Device device, nvml::DriverModel* current,
+                          nvml::DriverModel* pending) {
+    return device_call(function, device, [&](const Gpu& gpu) {
+        if (current == nullptr && pending == nullptr) return nvml::ERROR_INVALID_ARGUMENT;
+        if (!gpu.driver_model) return nvml::ERROR_NOT_SUPPORTED;
+        if (current != nullptr) *current = static_cast<nvml::DriverModel>(*gpu.driver_model);
+        if (pending != nullptr) *pending = static_cast<nvml::DriverModel>(gpu.driver_model_pending.value_or(0));
+        return nvml::SUCCESS;
+    });
+}
+
+}  // namespace
+
+FAKE_API nvml::Return nvmlDeviceGetDriverModel(nvml::Device device, nvml::DriverModel* current,
+                                               nvml::DriverModel* pending) {
+    return driver_model(__func__, device, current, pending);
+}
+
+#ifndef FAKE_OLD_DRIVER
+FAKE_API nvml::Return nvmlDeviceGetDriverModel_v2(nvml::Device device, nvml::DriverModel* current,
+                                                  nvml::DriverModel* pending) {
+    return driver_model(__func__, device, current, pending);
 }
 #endif
 

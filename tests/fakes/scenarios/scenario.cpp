@@ -63,6 +63,32 @@ void read_errors(const json& obj, std::map<std::string, int>& out) {
     for (const auto& [name, code] : it->items()) out[name] = code.get<int>();
 }
 
+// "WDDM", "TCC", "WDM", "MCDM" or nvmlDriverModel_t's number.
+std::optional<int> read_driver_model(const json& g, const char* key) {
+    const auto it = g.find(key);
+    if (it == g.end() || it->is_null()) return std::nullopt;
+    if (it->is_number_integer()) return it->get<int>();
+    const auto name = it->get<std::string>();
+    if (name == "WDDM") return 0;
+    if (name == "TCC" || name == "WDM") return 1;
+    if (name == "MCDM") return 2;
+    throw std::runtime_error(std::string(key) + ": expected WDDM, TCC, MCDM or a number, got " + name);
+}
+
+// "0xHIGHPART:0xLOWPART", as gpuscout writes a LUID.
+void read_luid(const json& g, Gpu& gpu) {
+    std::string text;
+    read(g, "luid", text);
+    if (text.empty()) return;
+    unsigned high = 0, low = 0;
+    int used = 0;
+    if (std::sscanf(text.c_str(), "0x%8x:0x%8x%n", &high, &low, &used) != 2 ||
+        static_cast<std::size_t>(used) != text.size())
+        throw std::runtime_error("luid: expected \"0xHIGHPART:0xLOWPART\", got " + text);
+    gpu.luid_high = high;
+    gpu.luid_low = low;
+}
+
 Gpu read_gpu(const json& g) {
     Gpu gpu;
     std::string bus_id;
@@ -116,6 +142,10 @@ Gpu read_gpu(const json& g) {
     read(g, "integrated", gpu.integrated);
     read(g, "ecc_enabled", gpu.ecc_enabled);
     read(g, "cuda_speed_rank", gpu.cuda_speed_rank);
+    gpu.driver_model = read_driver_model(g, "driver_model");
+    gpu.driver_model_pending = read_driver_model(g, "driver_model_pending");
+    if (!gpu.driver_model_pending) gpu.driver_model_pending = gpu.driver_model;
+    read_luid(g, gpu);
     if (const auto it = g.find("processes"); it != g.end()) {
         for (const auto& p : *it) {
             Process proc;

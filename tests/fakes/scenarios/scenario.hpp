@@ -8,6 +8,14 @@
 #include <string>
 #include <vector>
 
+/// Marks a driver entry point the fake library exports: by visibility on ELF (the version script then keeps only
+/// the API's names), by __declspec(dllexport) in a DLL (ld then exports nothing else).
+#ifdef _WIN32
+#define FAKE_API extern "C" __declspec(dllexport)
+#else
+#define FAKE_API extern "C" __attribute__((visibility("default")))
+#endif
+
 namespace gpuscout_fake {
 
 struct Process {
@@ -40,6 +48,10 @@ struct Gpu {
     bool integrated = false;
     bool ecc_enabled = false;
     std::optional<int> cuda_speed_rank;
+    // Windows: nvmlDeviceGetDriverModel's current and pending values (nvmlDriverModel_t: 0 WDDM, 1 WDM/TCC,
+    // 2 MCDM; nullopt: NOT_SUPPORTED, as on Linux) and cuDeviceGetLuid's LUID (nullopt: NOT_SUPPORTED).
+    std::optional<int> driver_model, driver_model_pending;
+    std::optional<std::uint32_t> luid_high, luid_low;
     std::vector<Process> processes;
     std::map<std::string, int> errors;  ///< function name -> return code, for this GPU only
 
