@@ -263,7 +263,10 @@ namespace native {
 
 PayloadChannel open_payload_channel() {
   std::fflush(stdout);
-  HANDLE original = GetStdHandle(STD_OUTPUT_HANDLE);
+  // A copy of the handle: _dup2 below closes the C runtime's fd 1, and with it the handle it wraps.
+  HANDLE original = nullptr;
+  DuplicateHandle(GetCurrentProcess(), GetStdHandle(STD_OUTPUT_HANDLE), GetCurrentProcess(), &original, 0, FALSE,
+                  DUPLICATE_SAME_ACCESS);
   // A driver's printf (C runtime fd 1) and WriteConsole to the standard output both land on standard error.
   SetStdHandle(STD_OUTPUT_HANDLE, GetStdHandle(STD_ERROR_HANDLE));
   _dup2(_fileno(stderr), _fileno(stdout));
