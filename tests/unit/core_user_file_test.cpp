@@ -1,6 +1,8 @@
 // read_user_file: what the user names is read whole, or refused with a reason; never an endless read.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -14,6 +16,7 @@ std::string temp_file(const std::string& content) {
   std::string path = ::testing::TempDir() + "gpuscout-user-file-XXXXXX";
   const int fd = ::mkstemp(path.data());
   EXPECT_GE(fd, 0);
+  if (fd >= 0) ::close(fd);  // Windows refuses a second open of a file mkstemp still holds
   std::ofstream(path, std::ios::binary) << content;
   return path;
 }

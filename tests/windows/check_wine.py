@@ -69,6 +69,9 @@ def normalised(doc):
     for section in ("nvidia", "cuda"):
         if isinstance(doc.get(section), dict):
             doc[section]["library_path"] = None
+            error = doc[section].get("error")
+            if isinstance(error, dict) and error.get("what") == "dlopen":  # names the missing file
+                error["message"] = "(the library file named, which differs by system)"
     return doc
 
 
