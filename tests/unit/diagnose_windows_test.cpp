@@ -177,7 +177,8 @@ TEST(WindowsDriver, EveryDriverFailureGivesWindowsSteps) {
   linux_machine.nvidia.kernel_module_loaded = true;
   linux_machine.nvidia.driver_version.reset();
   linux_machine.nvidia.error = ProbeError{"nvml", "nvmlInit_v2", "NVML error", nvml::ERROR_LIB_RM_VERSION_MISMATCH};
-  const Finding* f = find(run(linux_machine), "driver-library-mismatch");
+  const Evaluation linux_evaluation = run(linux_machine);  // kept: find() points into it
+  const Finding* f = find(linux_evaluation, "driver-library-mismatch");
   ASSERT_TRUE(f);
   EXPECT_TRUE(has(f->fix, "modprobe")) << f->fix;
 }
@@ -237,7 +238,8 @@ TEST(WindowsPython, TheStoreAliasIsNamedInsteadOfPythonMissing) {
   EXPECT_FALSE(find(e, "python-missing"));
   // Without the alias, python-missing gives the Windows way to get Python and a venv.
   inv.python.store_alias.reset();
-  const Finding* missing = find(run(inv), "python-missing");
+  const Evaluation without_alias = run(inv);  // kept: find() points into it
+  const Finding* missing = find(without_alias, "python-missing");
   ASSERT_TRUE(missing);
   EXPECT_TRUE(has(missing->fix, ".venv\\Scripts\\activate")) << missing->fix;
   expect_windows_steps_only(inv, "python missing");
