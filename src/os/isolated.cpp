@@ -42,21 +42,24 @@ std::optional<int> run_isolated_if_asked(const std::vector<std::string>& args) {
   if (!function) return 2;
   // The payload goes to the original standard output; whatever a driver prints goes to standard error.
   native::PayloadChannel channel = native::open_payload_channel();
-  std::string payload;
-  int code = 0;
-  try {
-    payload = function(args[3]);
-  } catch (const std::exception& e) {
-    payload = std::string("exception: ") + e.what();
-    code = 3;
-  } catch (...) {
-    payload = "exception: unknown";
-    code = 3;
-  }
+  const auto [payload, code] = native::run_catching([&] { return function(args[3]); });
   if (!native::write_payload(channel, payload)) return 4;
   std::fflush(stdout);
   std::fflush(stderr);
   return code;
 }
 
+namespace native {
+
+std::pair<std::string, int> run_catching(const std::function<std::string()>& call) {
+  try {
+    return {call(), 0};
+  } catch (const std::exception& e) {
+    return {std::string("exception: ") + e.what(), 3};
+  } catch (...) {
+    return {"exception: unknown", 3};
+  }
+}
+
+}  // namespace native
 }  // namespace gpuscout::os

@@ -1,7 +1,9 @@
 #pragma once
 /// The operating system's side of os/system.hpp, one implementation per system (os/posix, os/windows); the
 /// sysroot, the recorded environment and the recorded sizes are handled once, above it, in os/system.cpp.
+#include <functional>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -35,6 +37,9 @@ struct PayloadChannel {
   long long handle = -1;  ///< a file descriptor on POSIX, a HANDLE on Windows
 };
 PayloadChannel open_payload_channel();
+/// Runs an isolated child's call: its payload and exit code, a thrown exception as code 3 with
+/// "exception: <what>" (the one place both the forked child and the re-run one do this).
+std::pair<std::string, int> run_catching(const std::function<std::string()>& call);
 bool write_payload(const PayloadChannel& channel, const std::string& payload);
 
 }  // namespace gpuscout::os::native

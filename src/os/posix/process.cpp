@@ -79,24 +79,8 @@ int reap(pid_t pid) {
   ::dup2(err[1], 2);
   for (int fd : {out[0], err[0], out[1], err[1]})
     if (fd > 2) ::close(fd);
-  std::string payload;
-  int code = 0;
-  try {
-    payload = call();
-  } catch (const std::exception& e) {
-    payload = std::string("exception: ") + e.what();
-    code = 3;
-  } catch (...) {
-    payload = "exception: unknown";
-    code = 3;
-  }
-  size_t written = 0;
-  while (written < payload.size()) {
-    const ssize_t n = ::write(payload_fd, payload.data() + written, payload.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    written += static_cast<size_t>(n);
-  }
+  const auto [payload, code] = native::run_catching(call);
+  (void)native::write_payload(native::PayloadChannel{payload_fd}, payload);
   std::fflush(stdout);
   std::fflush(stderr);
   // _exit: the parent's atexit handlers and static destructors must not run twice.
