@@ -48,7 +48,7 @@ Inventory obtain(const InventoryOptions& o) {
 /// `detail`: info's full inventory; doctor shows the verdict first and leaves the raw detail to info.
 report::TextStyle text_style(bool detail) {
   report::TextStyle s;
-  s.color = os::stdout_is_terminal() && !std::getenv("NO_COLOR");
+  s.color = color_output();
   s.detail = detail;
   if (const auto columns = os::terminal_columns(); columns && *columns >= 40) s.width = static_cast<size_t>(*columns);
   return s;

@@ -14,6 +14,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "cli/output.hpp"
 #include "advise/advise.hpp"
 #include "catalog/catalog.hpp"
 #include "core/data_files.hpp"
@@ -124,12 +125,19 @@ int main(int argc, char** argv) {
   std::string lang_flag;  // read by choose_language before parsing; declared so that --help shows it
   app.add_option("--lang", lang_flag, tr("Language of the output: zh (中文) or en; default from LANGUAGE, LC_ALL, "
                                          "LC_MESSAGES, LANG"));
+  std::string color = "auto";
+  app.add_option("--color", color, tr("Colour the text output: auto (on a terminal, unless NO_COLOR is set or "
+                                      "TERM=dumb), always or never"))
+      ->type_name("WHEN")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
   app.require_subcommand(0, 1);
   app.fallthrough();
   for (const auto& entry : cli::kCommands) entry.add(app, global);
-  for (CLI::App* sub : app.get_subcommands({})) sub->group(tr("Subcommands"));
+  for (CLI::App* sub : app.get_subcommands({}))
+    if (!sub->get_group().empty()) sub->group(tr("Subcommands"));  // an empty group: a hidden command
   cli::refuse_empty_values(app);  // every option, every command: "--vram " is an error, not "not given"
   app.parse_complete_callback([&] {
+    cli::set_color_choice(color);
     if (!global.data_dir.empty()) core::set_data_dir(global.data_dir);
     check_data_override(global.data_dir);
   });

@@ -1,10 +1,25 @@
 #include "cli/output.hpp"
 
+#include <cstdlib>
 #include <string>
+
+#include "core/color.hpp"
+#include "os/system.hpp"
 
 #include "report/glossary_render.hpp"
 
 namespace gpuscout::cli {
+namespace {
+core::ColorChoice g_color = core::ColorChoice::automatic;
+}  // namespace
+
+void set_color_choice(std::string_view choice) {
+  if (const auto parsed = core::parse_color_choice(choice)) g_color = *parsed;
+}
+
+bool color_output() {
+  return core::color_wanted(g_color, os::stdout_is_terminal(), std::getenv("NO_COLOR"), std::getenv("TERM"));
+}
 
 void print_text(std::string_view text) {
   static bool pointed = false;  // one pointer per run, however many texts a command prints

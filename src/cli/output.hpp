@@ -6,6 +6,12 @@
 
 namespace gpuscout::cli {
 
+/// --color=auto|always|never, set once by main before a command runs.
+void set_color_choice(std::string_view choice);
+/// Whether this run's text output is coloured: the one decision (core::color_wanted over --color, the terminal,
+/// NO_COLOR and TERM).
+bool color_output();
+
 inline void print(std::string_view text) {
   std::fwrite(text.data(), 1, text.size(), stdout);
   std::fflush(stdout);

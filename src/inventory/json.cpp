@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/i18n.hpp"
+#include "inventory/bus_id.hpp"
 #include "core/json_position.hpp"
 #include "core/text.hpp"
 #include "core/user_file.hpp"
@@ -250,9 +251,31 @@ Result<Inventory> read_checked(const json& doc, std::string_view source, std::st
 
 }  // namespace
 
+namespace {
+
+/// A GPU as written: its fields, with nvidia-smi's form of the bus id right after ours. Derived from pci_bus_id when
+/// written and never read back, so the two cannot disagree.
+Json gpu_to_json(const Gpu& gpu) {
+  const Json fields = nlohmann::json(gpu);
+  Json out = Json::object();
+  for (const auto& [key, value] : fields.items()) {
+    out[key] = value;
+    if (key == "pci_bus_id") {
+      const auto smi = gpu.pci_bus_id ? nvidia_smi_bus_id(*gpu.pci_bus_id) : std::nullopt;
+      out["pci_bus_id_nvidia_smi"] = smi ? Json(*smi) : Json(nullptr);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 Json inventory_to_json(const Inventory& inv) {
   Json j;
   for_each_section(inv, [&](const char* key, const auto& value) { j[key] = nlohmann::json(value); });
+  Json gpus = Json::array();
+  for (const auto& gpu : inv.gpus) gpus.push_back(gpu_to_json(gpu));
+  j["gpus"] = std::move(gpus);
   return j;
 }
 

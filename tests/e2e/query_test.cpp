@@ -1,0 +1,135 @@
+// query: nvidia-smi's --query-gpu conventions on a fake two-GPU machine, the same answer from --from, gpuscout's
+// own dotted fields, and the errors for a field or format nvidia-smi would refuse.
+#include <cstdio>
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "e2e_support.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+const char* kScenario = "two-3070-3090";
+
+std::map<std::string, std::string> machine() {
+  return e2e::merge({e2e::fake_driver_env(kScenario), e2e::sysroot_env("no-gpu-vm")});
+}
+
+json scenario_gpus() {
+  return json::parse(e2e::read_file(std::string(GPUSCOUT_SCENARIOS_DIR) + "/" + kScenario + ".json"))["gpus"];
+}
+
+/// The line nvidia-smi prints for `g` (a scenario GPU, the second: index 1) with the fields of EveryNvidiaSmiField.
+std::string fmt_line(const json& g, uint64_t used, uint64_t total) {
+  const auto watts = [](const json& mw) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f W", mw.get<double>() / 1000.0);
+    return std::string(buf);
+  };
+  return "1, 00000000:4B:00.0, 580.95.05, " + g["cc"].get<std::string>() + ", " + g["temperature_c"].dump() + ", " +
+         watts(g["power_mw"]) + ", " + watts(g["power_limit_mw"]) + ", " + g["util_gpu"].dump() + " %, " +
+         g["pcie_gen"].dump() + ", " + g["pcie_width"].dump() + ", " + std::to_string(used >> 20) + " MiB, " +
+         std::to_string((total - used) >> 20) + " MiB, " + g["uuid"].get<std::string>() + "\n";
+}
+
+e2e::Run query(std::vector<std::string> args, std::map<std::string, std::string> env = machine()) {
+  args.insert(args.begin(), "query");
+  return e2e::run_gpuscout(args, env);
+}
+
+}  // namespace
+
+TEST(Query, NameAndMemoryAsNvidiaSmiPrintsThem) {
+  const auto run = query({"--query-gpu=name,memory.total", "--format=csv,noheader,nounits"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::string expected;
+  for (const auto& g : scenario_gpus())  // the driver's bytes in MiB, in PCI order (the scenario's order)
+    expected += g["name"].get<std::string>() + ", " + std::to_string(g["memory_total"].get<uint64_t>() >> 20) + "\n";
+  EXPECT_EQ(run.out, expected);
+  EXPECT_TRUE(run.out.starts_with("NVIDIA GeForce RTX 3070, 8192\n")) << run.out;
+}
+
+TEST(Query, HeaderAndUnitsUnlessAskedAway) {
+  const auto run = query({"--query-gpu=gpu_name,memory.total", "--format=csv"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_TRUE(run.out.starts_with("name, memory.total [MiB]\nNVIDIA GeForce RTX 3070, 8192 MiB\n")) << run.out;
+  const auto nounits = query({"--query-gpu=memory.total", "--format=csv,nounits"});
+  EXPECT_TRUE(nounits.out.starts_with("memory.total\n8192\n")) << nounits.out;
+}
+
+TEST(Query, EveryNvidiaSmiFieldInItsForm) {
+  const auto run = query({"--query-gpu=index,pci.bus_id,driver_version,compute_cap,temperature.gpu,power.draw,"
+                          "power.limit,utilization.gpu,pcie.link.gen.current,pcie.link.width.current,memory.used,"
+                          "memory.free,uuid"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json g = scenario_gpus()[1];
+  const uint64_t used = g["memory_used"].get<uint64_t>(), total = g["memory_total"].get<uint64_t>();
+  const std::string second = fmt_line(g, used, total);
+  EXPECT_NE(run.out.find("index, pci.bus_id, driver_version, compute_cap, temperature.gpu, power.draw [W], "
+                         "power.limit [W], utilization.gpu [%], pcie.link.gen.current, pcie.link.width.current, "
+                         "memory.used [MiB], memory.free [MiB], uuid\n"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find(second), std::string::npos) << run.out << "\nexpected: " << second;
+}
+
+TEST(Query, TheSameLineFromASavedInventory) {
+  const auto saved = e2e::run_gpuscout({"info", "--json", "--no-python"}, machine());
+  ASSERT_EQ(saved.exit_code, 0) << saved.err;
+  const std::string path = e2e::temp_dir() + "/saved.json";
+  std::ofstream(path) << saved.out;
+  const std::vector<std::string> args = {"--query-gpu=index,name,pci.bus_id,memory.total,power.draw"};
+  const auto live = query(args);
+  auto from_args = args;
+  from_args.insert(from_args.end(), {"--from", path});
+  const auto from = query(from_args, {});
+  ASSERT_EQ(from.exit_code, 0) << from.err;
+  EXPECT_EQ(from.out, live.out);
+  EXPECT_EQ(saved.json()["gpus"][1]["pci_bus_id_nvidia_smi"], "00000000:4B:00.0");
+  EXPECT_EQ(saved.json()["gpus"][1]["pci_bus_id"], "0000:4b:00.0");
+}
+
+TEST(Query, OwnFieldsByTheirJsonNames) {
+  const auto info = e2e::run_gpuscout({"info", "--json", "--no-python"}, machine());
+  const json doc = info.json();
+  const auto run = query({"--query=cpu.model,memory.total_bytes,gpus.1.name", "--format=csv,noheader"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out, doc["cpu"]["model"].get<std::string>() + ", " + doc["memory"]["total_bytes"].dump() + ", " +
+                         doc["gpus"][1]["name"].get<std::string>() + "\n");
+  const auto gpu = query({"--query-gpu=name,architecture", "--format=csv,noheader"});
+  EXPECT_EQ(gpu.out.substr(0, gpu.out.find('\n')),
+            doc["gpus"][0]["name"].get<std::string>() + ", " + doc["gpus"][0]["architecture"].get<std::string>());
+}
+
+TEST(Query, RefusesWhatNvidiaSmiRefuses) {
+  const auto field = query({"--query-gpu=name,memory.totl"});
+  EXPECT_EQ(field.exit_code, 2);
+  EXPECT_NE(field.err.find("Field \"memory.totl\" is not a valid field to query."), std::string::npos) << field.err;
+  const auto path = query({"--query=cpu.modle"});
+  EXPECT_EQ(path.exit_code, 2);
+  EXPECT_NE(path.err.find("\"cpu.modle\""), std::string::npos) << path.err;
+  const auto object = query({"--query=cpu"});
+  EXPECT_EQ(object.exit_code, 2) << object.out;
+  const auto format = query({"--query-gpu=name", "--format=xml"});
+  EXPECT_EQ(format.exit_code, 2);
+  EXPECT_NE(format.err.find("'xml'"), std::string::npos) << format.err;
+  EXPECT_EQ(query({}).exit_code, 2);
+  EXPECT_EQ(query({"--query-gpu=name", "--query=cpu.model"}).exit_code, 2);
+  EXPECT_EQ(query({"--query-gpu=name,,uuid"}).exit_code, 2);
+}
+
+TEST(Color, ChosenOnceForEveryTextCommand) {
+  const auto env = machine();
+  const auto always = e2e::run_gpuscout({"--color=always", "doctor", "--no-python"}, env);
+  EXPECT_NE(always.out.find("\x1b["), std::string::npos);
+  const auto never = e2e::run_gpuscout({"--color", "never", "doctor", "--no-python"}, env);
+  EXPECT_EQ(never.out.find("\x1b["), std::string::npos);
+  const auto piped = e2e::run_gpuscout({"doctor", "--no-python"}, env);  // auto, and stdout is a pipe
+  EXPECT_EQ(piped.out.find("\x1b["), std::string::npos);
+  const auto bad = e2e::run_gpuscout({"--color=sometimes", "doctor", "--no-python"}, env);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("sometimes"), std::string::npos) << bad.err;
+}
