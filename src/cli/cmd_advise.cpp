@@ -49,11 +49,11 @@ void add_advise_command(CLI::App& app, GlobalOptions& global) {
       ->check(finite_number(0, 168, /*min_excluded=*/true));
   sub->add_option("--tariff", o->tariff, tr("Electricity price in USD per kWh (default 0.15)"))
       ->check(finite_number(0, 10));
-  sub->add_option("--prices", o->prices, tr("CSV with columns name,price[,currency]: your shop's prices"));
+  sub->add_option("--prices", o->prices, tr("CSV with columns name,price[,currency]: your shop's prices"))->type_name("FILE");
   sub->add_option("--top", o->top, tr("How many GPUs to list (default 5)"))->transform(whole_number(1, 1000));
   sub->add_option("--region", o->region, tr("cn | global: rentals and free tiers of this region first (default: cn in Chinese, else global)"));
   sub->add_flag("--whole-pc", o->whole_pc, tr("Advice on buying a whole desktop around the card"));
-  sub->add_option("--from", o->from, tr("Read a saved `gpuscout info --json` instead of probing this machine"));
+  sub->add_option("--from", o->from, tr("Read a saved `gpuscout info --json` instead of probing this machine"))->type_name("FILE");
   sub->add_flag("--no-probe", o->no_probe, tr("Do not look at this machine"));
   sub->add_flag("--json", o->json, tr("Print JSON"));
   sub->callback([o, &global] {

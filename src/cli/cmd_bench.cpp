@@ -181,7 +181,7 @@ void add_bench_command(CLI::App& app, GlobalOptions& global) {
   sub->add_option("--dtype", args->dtypes, tr("Precisions, comma-separated: fp64,fp32,tf32,fp16,bf16,fp8"));
   sub->add_option("--size", args->size, tr("One matrix size N for every GEMM instead of the ladder"));
   sub->add_flag("--json", args->json, tr("Print the result as JSON (docs/bench.md)"));
-  sub->add_option("--save", args->save, tr("Also write the JSON to FILE (all or nothing)"));
+  sub->add_option("--save", args->save, tr("Also write the JSON to FILE (all or nothing)"))->type_name("FILE");
   sub->add_option("--timeout", args->timeout,
                   tr("Seconds the GPU part may take before a hung driver is given up on (default: 3 minutes per GPU, "
                   "10 with --full)"));

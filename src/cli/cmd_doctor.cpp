@@ -30,7 +30,7 @@ void add_inventory_options(CLI::App* sub, InventoryOptions& o) {
   sub->add_flag("--json", o.json, tr("Print JSON (schema gpuscout.inventory/1, see docs/json.md)"));
   auto* no_python = sub->add_flag("--no-python", o.no_python, tr("Skip the Python/PyTorch probe"));
   add_python_option(*sub, o.python, no_python);
-  sub->add_option("--from", o.from, tr("Read a saved `gpuscout info --json` instead of probing this machine"));
+  sub->add_option("--from", o.from, tr("Read a saved `gpuscout info --json` instead of probing this machine"))->type_name("FILE");
   o.timeout = sub->add_option("--timeout", o.timeout_s,
                               tr("Seconds before a hung probe is cut off (drivers: 5 by default; Python: 30, or "
                               "GPUSCOUT_PYTHON_TIMEOUT)"))
@@ -96,7 +96,7 @@ void add_device_command(CLI::App& app, GlobalOptions& global) {
   auto* sub = app.add_subcommand(
       "device", tr("Print the device a training script should use (cuda:N or cpu), for DEVICE=$(gpuscout device)"));
   auto o = std::make_shared<InventoryOptions>();
-  sub->add_option("--from", o->from, tr("Read a saved `gpuscout info --json` instead of probing this machine"));
+  sub->add_option("--from", o->from, tr("Read a saved `gpuscout info --json` instead of probing this machine"))->type_name("FILE");
   auto* no_python = sub->add_flag("--no-python", o->no_python, tr("Decide from the driver alone, without asking PyTorch"));
   add_python_option(*sub, o->python, no_python);
   sub->callback([o, &global] {

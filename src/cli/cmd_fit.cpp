@@ -211,12 +211,12 @@ void add_fit_command(CLI::App& app, GlobalOptions& global) {
   auto* sub = app.add_subcommand("fit", tr("Does a model fit my GPU (term by term), and how big a model fits"));
   auto opts = std::make_shared<FitOptions>();
   sub->add_option("--model", opts->model, tr("A model from the built-in catalogue (--list-models)"));
-  sub->add_option("--config", opts->config, tr("A Hugging Face config.json, or a model folder (safetensors for exact bytes)"));
+  sub->add_option("--config", opts->config, tr("A Hugging Face config.json, or a model folder (safetensors for exact bytes)"))->type_name("PATH");
   sub->add_option("--params", opts->params, tr("A generic Llama-style model of this size (7B, 770M)"));
   sub->add_option("--vram", opts->vram,
                   tr("GPU memory with its unit, or a list for several cards (24G = 24 GiB, 24GB = 24 x 10^9 bytes; 8G,32G)"));
   sub->add_option("--gpu", opts->gpu, tr("A GPU by name, as nvidia-smi prints it or from the catalogue (RTX 4090, A100 80GB)"));
-  sub->add_option("--from", opts->from, tr("An inventory saved by `gpuscout info --json` on another machine"));
+  sub->add_option("--from", opts->from, tr("An inventory saved by `gpuscout info --json` on another machine"))->type_name("FILE");
   sub->add_option("--gpus", opts->gpus, tr("Number of GPUs (with one --vram or --gpu)"))->transform(whole_number(1, 4096));
   sub->add_option("--mode", opts->mode, tr("infer, train, lora or qlora"))->capture_default_str();
   sub->add_option("--dtype", opts->dtype,

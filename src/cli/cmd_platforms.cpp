@@ -26,7 +26,7 @@ void add_platforms_command(CLI::App& app, GlobalOptions& global) {
   auto o = std::make_shared<PlatformsOptions>();
   sub->add_option("--gpu", o->gpu, tr("Only offers of this GPU (as nvidia-smi names it, or a catalogue name: T4, A100 80GB, RTX 4090)"));
   sub->add_option("--region", o->region, tr("cn | global: this region's offers first (default: cn in Chinese, else global)"));
-  sub->add_option("--from", o->from, tr("Read a saved `gpuscout info --json` instead of probing this machine"));
+  sub->add_option("--from", o->from, tr("Read a saved `gpuscout info --json` instead of probing this machine"))->type_name("FILE");
   sub->add_flag("--no-probe", o->no_probe, tr("Do not look at this machine"));
   sub->add_flag("--json", o->json, tr("Print JSON"));
   sub->callback([o, &global] {

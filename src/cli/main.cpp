@@ -121,7 +121,8 @@ int main(int argc, char** argv) {
   // The folder is checked with the tables in it (check_data_override), the same way for GPUSCOUT_DATA_DIR.
   app.add_option("--data", global.data_dir,
                  tr("Folder of data tables (CSV) that replace the built-in ones, file by file (also "
-                    "GPUSCOUT_DATA_DIR)"));
+                    "GPUSCOUT_DATA_DIR)"))
+      ->type_name("DIR");
   std::string lang_flag;  // read by choose_language before parsing; declared so that --help shows it
   app.add_option("--lang", lang_flag, tr("Language of the output: zh (中文) or en; default from LANGUAGE, LC_ALL, "
                                          "LC_MESSAGES, LANG"));

@@ -1,6 +1,7 @@
 #include "cli/shell_docs.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <vector>
 
 #include <fmt/format.h>
@@ -76,13 +77,38 @@ std::string bash_value_arms(const std::string& cmd, const std::vector<OptionView
   return out;
 }
 
-/// man(7): a line of text with roff's special characters escaped.
+/// The length of the UTF-8 sequence that starts with `lead`, 0 for a byte no sequence starts with.
+size_t utf8_length(unsigned char lead) {
+  if (lead < 0x80) return 1;
+  if ((lead & 0xE0) == 0xC0) return 2;
+  if ((lead & 0xF0) == 0xE0) return 3;
+  if ((lead & 0xF8) == 0xF0) return 4;
+  return 0;
+}
+
+/// man(7): a line of text with roff's special characters escaped, and every character past ASCII as roff's
+/// \[uXXXX], so that groff renders the page without preconv (the help text names 中文).
 std::string roff(std::string_view s) {
   std::string out;
-  for (char c : s) {
-    if (c == '\\') out += "\\e";
-    else if (c == '-') out += "\\-";
-    else out += c;
+  for (size_t i = 0; i < s.size();) {
+    const auto lead = static_cast<unsigned char>(s[i]);
+    const size_t n = utf8_length(lead);
+    if (n == 0 || i + n > s.size()) {
+      ++i;  // not UTF-8: the help text is ours, so this is never met; skip the byte rather than write it
+      continue;
+    }
+    if (n > 1) {
+      uint32_t cp = lead & (0x7F >> n);
+      for (size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+      out += fmt::format("\\[u{:04X}]", cp);
+    } else if (s[i] == '\\') {
+      out += "\\e";
+    } else if (s[i] == '-') {
+      out += "\\-";
+    } else {
+      out += s[i];
+    }
+    i += n;
   }
   if (!out.empty() && (out.front() == '.' || out.front() == '\'')) out.insert(0, "\\&");
   return out;
@@ -110,6 +136,14 @@ std::string man_options(const std::vector<OptionView>& opts) {
     out += fmt::format(".TP\n{}{}\n{}\n", fmt::join(names, ", "), value, roff(o.help));
   }
   return out;
+}
+
+/// The NAME section's line: the description's first line after "gpuscout: ", without a trailing comma.
+std::string name_line(const std::string& description) {
+  const size_t colon = description.find(": ");
+  std::string line = first_line(colon == std::string::npos ? description : description.substr(colon + 2));
+  while (!line.empty() && (line.back() == ',' || line.back() == ' ')) line.pop_back();
+  return line;
 }
 
 }  // namespace
@@ -202,7 +236,7 @@ std::string man_page(const CLI::App& root) {
       ".TH GPUSCOUT 1 \"\" \"gpuscout {}\" \"User Commands\"\n.SH NAME\ngpuscout \\- {}\n"
       ".SH SYNOPSIS\n.B gpuscout\n[\\fIOPTIONS\\fR] [\\fICOMMAND\\fR] [\\fICOMMAND OPTIONS\\fR]\n"
       ".SH DESCRIPTION\n",
-      GPUSCOUT_VERSION, roff(first_line(description.substr(description.find(':') + 2))));
+      GPUSCOUT_VERSION, roff(name_line(description)));
   out += roff_lines(description) + ".SH OPTIONS\n" + man_options(options_of(root)) + ".SH COMMANDS\n";
   for (const CLI::App* sub : commands_of(root))
     out += fmt::format(".SS {}\n{}{}", roff(sub->get_name()), roff_lines(sub->get_description()),
