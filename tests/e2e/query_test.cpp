@@ -133,3 +133,11 @@ TEST(Color, ChosenOnceForEveryTextCommand) {
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("sometimes"), std::string::npos) << bad.err;
 }
+
+TEST(Query, TorchPathsAskThePythonProbe) {
+  const auto env = e2e::merge({machine(), e2e::fake_torch_env("cu121-ok")});
+  const json torch = json::parse(e2e::read_file(std::string(GPUSCOUT_SCENARIOS_DIR) + "/torch/cu121-ok.json"));
+  const auto run = e2e::run_gpuscout({"query", "--query=torch.version,torch.cuda_available", "--format=csv,noheader"}, env);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out, torch["version"].get<std::string>() + ", " + torch["cuda_available"].dump() + "\n");
+}

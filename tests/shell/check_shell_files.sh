@@ -28,9 +28,17 @@ rm -rf "$tmp"
 complete_words gpuscout __gen | grep -q . && fail "the hidden generator is offered"
 bash -c "source '$dir/gpuscout.bash'; complete -p gpuscout" | grep -q -- "-F _gpuscout" || fail "complete -p gpuscout"
 
-if command -v zsh >/dev/null; then zsh -n "$dir/_gpuscout" || fail "zsh -n refuses _gpuscout"
+if command -v zsh >/dev/null; then
+  zsh -n "$dir/_gpuscout" || fail "zsh -n refuses _gpuscout"
+  got=$(zsh -f -c "fpath=('$dir' \$fpath); autoload -Uz compinit; compinit -u -D; print -r -- \${_comps[gpuscout]}")
+  [ "$got" = "_gpuscout" ] || fail "zsh: compinit does not bind _gpuscout to gpuscout (got '$got')"
 else echo "skip: zsh is not installed"; fi
-if command -v fish >/dev/null; then fish --no-execute "$dir/gpuscout.fish" || fail "fish refuses gpuscout.fish"
+if command -v fish >/dev/null; then
+  fish --no-execute "$dir/gpuscout.fish" || fail "fish refuses gpuscout.fish"
+  got=$(fish --no-config -c "source '$dir/gpuscout.fish'; complete -C 'gpuscout que'" | cut -f1)
+  [ "$got" = "query" ] || fail "fish: gpuscout que<TAB> gave: $got"
+  got=$(fish --no-config -c "source '$dir/gpuscout.fish'; complete -C 'gpuscout doctor --js'" | cut -f1)
+  [ "$got" = "--json" ] || fail "fish: doctor --js<TAB> gave: $got"
 else echo "skip: fish is not installed"; fi
 
 if command -v groff >/dev/null; then
