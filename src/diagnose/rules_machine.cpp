@@ -15,6 +15,8 @@ namespace {
 
 constexpr uint64_t kLowRam = 8 * units::GiB;
 constexpr uint64_t kLowDisk = 20 * units::GiB;
+// DataLoader workers hand each batch over through /dev/shm; Docker's default of 64 MiB ends them with "bus error".
+constexpr uint64_t kSmallShm = units::GiB;
 // Another job holding the GPU: busy most of the time, or half of its memory taken.
 constexpr int kBusyPercent = 80;
 constexpr double kTakenShare = 0.5;
@@ -224,7 +226,9 @@ std::vector<Note> mixed_vram(const Context& c) {
 }
 
 std::vector<Note> low_ram(const Context& c) {
-  const auto& total = c.inv.memory.total_bytes;
+  // A container's memory limit is the RAM it has: the smaller of the two.
+  auto total = c.inv.memory.total_bytes;
+  if (const auto& limit = c.inv.memory.cgroup_limit_bytes; limit) total = std::min(total.value_or(*limit), *limit);
   if (!total || *total >= kLowRam) return {};
   return one(trf("Only {} of RAM: data loading and model loading (a checkpoint passes through RAM) will struggle.",
                  units::format_bytes(*total)),
@@ -232,6 +236,22 @@ std::vector<Note> low_ram(const Context& c) {
                             "Windows manage a larger page file, or use a cloud machine.")
                        : tr("Use fewer DataLoader workers, load checkpoints with mmap (torch.load(..., mmap=True)), add "
                             "swap, or use a cloud machine."));
+}
+
+std::vector<Note> small_dev_shm(const Context& c) {
+  const auto& shm = c.inv.memory.shm_total_bytes;
+  // Only containers get a small /dev/shm by default; a hosted notebook's is set by the service (Colab's and Kaggle's
+  // are several GiB) and cannot be changed by the user anyway.
+  if (c.windows || !c.inv.os.container || c.inv.platform.notebook || !shm || *shm >= kSmallShm) return {};
+  const std::string message =
+      trf("/dev/shm in this container holds only {}: PyTorch DataLoader workers pass batches through it and die with "
+          "\"bus error\" when it is full.",
+          units::format_bytes(*shm));
+  if (*c.inv.os.container == "kubernetes")
+    return one(message, tr("Mount an emptyDir volume with `medium: Memory` (and a sizeLimit such as 8Gi) at /dev/shm "
+                           "in the pod spec, or use DataLoader(num_workers=0)."));
+  return one(message, tr("Start the container with `--shm-size=8g` (or `--ipc=host`; docker compose: `shm_size: 8gb`), "
+                         "or use DataLoader(num_workers=0)."));
 }
 
 std::vector<Note> low_disk(const Context& c) {

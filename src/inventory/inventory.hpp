@@ -32,6 +32,10 @@ struct CpuInfo {
   std::string arch;  ///< "x86_64", "aarch64"
   std::optional<std::string> vendor;  ///< "GenuineIntel", "AuthenticAMD", "ARM", ...
   std::optional<std::string> model;
+  std::optional<int> family;            ///< x86 "cpu family" (6 Intel Core/Xeon, 25 AMD Zen 3/4, 26 Zen 5)
+  std::optional<int> model_number;      ///< x86 "model" (143 Sapphire Rapids): family + model name a generation
+  std::optional<int> stepping;          ///< x86 "stepping": the silicon revision
+  std::optional<std::string> microcode; ///< "0x2b000603": the microcode revision the kernel loaded
   std::optional<int> sockets;
   std::optional<int> physical_cores;   ///< cores of the usable CPUs (hyper-threads counted once)
   std::optional<int> logical_cpus;     ///< CPUs this process may run on (affinity within online CPUs)
@@ -54,6 +58,8 @@ struct MemoryInfo {
   std::optional<uint64_t> swap_total_bytes;
   std::optional<uint64_t> swap_free_bytes;
   std::optional<uint64_t> cgroup_limit_bytes;  ///< a container's memory limit, when below total
+  std::optional<uint64_t> shm_total_bytes;     ///< size of /dev/shm (PyTorch DataLoader workers share batches there)
+  std::optional<uint64_t> shm_available_bytes; ///< free in /dev/shm
   std::vector<ProbeError> errors;
 };
 
@@ -63,6 +69,8 @@ struct Disk {
   std::string fstype;
   uint64_t total_bytes = 0;
   uint64_t free_bytes = 0;  ///< available to an unprivileged user, as `df` shows
+  /// In use (blocks minus free blocks): total - used - free is what the filesystem reserves for root.
+  std::optional<uint64_t> used_bytes;
 };
 
 /// Windows' own facts (RtlGetVersion, the registry's CurrentVersion key, the file system policy).

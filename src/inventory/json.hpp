@@ -41,11 +41,11 @@ using Json = nlohmann::ordered_json;
 
 GPUSCOUT_INVENTORY_JSON(ProbeError, source, what, message, code)
 GPUSCOUT_INVENTORY_JSON(CpuCache, level, type, size_bytes, shared_by_cpus)
-GPUSCOUT_INVENTORY_JSON(CpuInfo, arch, vendor, model, sockets, physical_cores, logical_cpus, online_cpus, cpu_quota,
+GPUSCOUT_INVENTORY_JSON(CpuInfo, arch, vendor, model, family, model_number, stepping, microcode, sockets, physical_cores, logical_cpus, online_cpus, cpu_quota,
                         base_mhz, max_mhz, cpuinfo_mhz_max, caches, features, hypervisor, errors)
 GPUSCOUT_INVENTORY_JSON(MemoryInfo, total_bytes, available_bytes, swap_total_bytes, swap_free_bytes,
-                        cgroup_limit_bytes, errors)
-GPUSCOUT_INVENTORY_JSON(Disk, mount, device, fstype, total_bytes, free_bytes)
+                        cgroup_limit_bytes, shm_total_bytes, shm_available_bytes, errors)
+GPUSCOUT_INVENTORY_JSON(Disk, mount, device, fstype, total_bytes, free_bytes, used_bytes)
 GPUSCOUT_INVENTORY_JSON(WindowsInfo, build, display_version, edition, long_paths_enabled)
 GPUSCOUT_INVENTORY_JSON(OsInfo, family, id, version_id, pretty_name, kernel, container, virtualization, wsl, windows,
                         errors)

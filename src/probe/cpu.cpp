@@ -76,6 +76,11 @@ CpuinfoSummary parse_cpuinfo(std::string_view text) {
     } else if ((key == "flags" || key == "Features") && !first_flags_seen) {
       first_flags_seen = true;
       for (auto f : text::split_ws(value)) s.flags.emplace_back(f);
+    } else if (key == "cpu family" || key == "model" || key == "stepping") {
+      std::optional<int>& target = key == "cpu family" ? s.family : key == "model" ? s.model_number : s.stepping;
+      if (const auto n = text::parse_int(value); !target && n && *n >= 0 && *n < 65536) target = static_cast<int>(*n);
+    } else if (key == "microcode" && !s.microcode && !value.empty() && value.size() <= 32) {
+      s.microcode = text::clean_utf8(value);
     } else if (key == "CPU implementer" && !s.arm_implementer) {
       s.arm_implementer = std::string(value);
     } else if (key == "CPU part" && !s.arm_part) {
@@ -226,27 +231,19 @@ std::set<std::pair<long long, long long>> sysfs_core_ids(const std::vector<int>&
   return cores;
 }
 
-/// cgroup CPU quota: v2 cpu.max at our cgroup's path, else at the root of the mount; then v1's CFS files.
+/// cgroup CPU quota: the smallest along the process's own cgroup path (v2 cpu.max; v1's CFS quota and period).
 std::optional<double> cgroup_cpu_quota() {
-  std::vector<std::string> candidates;
-  if (auto cg = os::read_file("/proc/self/cgroup")) {
-    for (auto line : text::split(*cg, '\n')) {
-      if (!line.starts_with("0::")) continue;
-      const std::string path(text::trim(line.substr(3)));
-      if (!path.empty() && path != "/") candidates.push_back("/sys/fs/cgroup" + path + "/cpu.max");
-    }
+  std::optional<double> smallest;
+  for (const auto& file : own_cgroup_files("cpu", "cpu.max", "cpu.cfs_quota_us")) {
+    auto t = os::read_line(file);
+    if (!t) continue;
+    std::optional<double> quota;
+    if (file.ends_with("/cpu.max")) quota = parse_cgroup_cpu_max(*t);
+    else if (auto period = os::read_line(file.substr(0, file.size() - 8) + "period_us"))  // cpu.cfs_period_us
+      quota = parse_cgroup_cpu_max(*t + " " + *period);
+    if (quota) smallest = std::min(smallest.value_or(*quota), *quota);
   }
-  candidates.push_back("/sys/fs/cgroup/cpu.max");
-  for (const auto& path : candidates) {
-    if (auto t = os::read_line(path)) {
-      if (auto quota = parse_cgroup_cpu_max(*t)) return quota;
-      break;  // "max": no v2 limit; a v1 hierarchy may still set one
-    }
-  }
-  auto q = os::read_line("/sys/fs/cgroup/cpu/cpu.cfs_quota_us");
-  auto p = os::read_line("/sys/fs/cgroup/cpu/cpu.cfs_period_us");
-  if (q && p) return parse_cgroup_cpu_max(*q + " " + *p);
-  return std::nullopt;
+  return smallest;
 }
 
 /// Clocks: cpufreq (kHz) where the kernel exposes it; the "@ 2.20GHz" of the model name otherwise.
@@ -306,6 +303,10 @@ CpuInfo probe_cpu() {
   cpu.vendor = summary.vendor;
   cpu.model = summary.model;
   cpu.hypervisor = summary.hypervisor;
+  cpu.family = summary.family;
+  cpu.model_number = summary.model_number;
+  cpu.stepping = summary.stepping;
+  cpu.microcode = summary.microcode;
 
   const std::vector<int> usable = usable_cpus(cpu, summary);
   const CoreCount cores = count_cores(sysfs_core_ids(usable), summary, cpu.logical_cpus, cpu.online_cpus);

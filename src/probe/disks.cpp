@@ -118,6 +118,16 @@ const bool kRegistered = os::register_isolated("statvfs", measure_filesystem);
 
 }  // namespace
 
+std::optional<uint64_t> used_bytes(const os::FsSpace& space) {
+  // f_blocks - f_bfree; a recording where free exceeds the total is damaged: no figure rather than a wrapped one.
+  if (space.free_bytes > space.total_bytes) return std::nullopt;
+  return space.total_bytes - space.free_bytes;
+}
+
+namespace {
+
+}  // namespace
+
 std::vector<Disk> probe_disks(std::vector<ProbeError>& errors) {
   (void)kRegistered;
   std::vector<Disk> disks;
@@ -153,7 +163,7 @@ std::vector<Disk> probe_disks(std::vector<ProbeError>& errors) {
     if (m.fstype == "btrfs" && !seen_sizes.insert({space->total_bytes, space->available_bytes}).second) continue;
     // The raw mount point was measured above; what the report keeps is text ("\351" unescapes to Latin-1).
     disks.push_back(Disk{text::clean_utf8(m.mount), text::clean_utf8(m.device), text::clean_utf8(m.fstype),
-                         space->total_bytes, space->available_bytes});
+                         space->total_bytes, space->available_bytes, used_bytes(*space)});
   }
   return disks;
 }

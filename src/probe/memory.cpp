@@ -47,13 +47,13 @@ MemoryInfo probe_memory() {
     return mem;
   }
   mem = parse_meminfo(*text);
-  // A container's limit (cgroup v2 memory.max, v1 memory.limit_in_bytes) is what we can really use.
-  for (const char* path : {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
-    auto limit = os::read_line(path);
-    if (!limit) continue;
-    const auto v = text::parse_uint(*limit);
-    if (v && (!mem.total_bytes || *v < *mem.total_bytes)) mem.cgroup_limit_bytes = *v;
-    break;
+  // A container's limit (the smallest memory.max / memory.limit_in_bytes on our cgroup path) is what we can use.
+  if (auto limit = cgroup_memory_limit(); limit && (!mem.total_bytes || *limit < *mem.total_bytes))
+    mem.cgroup_limit_bytes = *limit;
+  // PyTorch's DataLoader workers pass batches through /dev/shm; Docker gives it 64 MiB unless told otherwise.
+  if (auto shm = os::filesystem_space("/dev/shm")) {
+    mem.shm_total_bytes = shm->total_bytes;
+    mem.shm_available_bytes = shm->available_bytes;
   }
   return mem;
 }

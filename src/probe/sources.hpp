@@ -1,6 +1,7 @@
 #pragma once
 /// The individual probes. Each fills its own part of an Inventory and records its own errors.
 /// Pure parsers take text and return values, so tests feed them strings from real machines.
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -8,6 +9,8 @@
 
 #include "core/error.hpp"
 #include "inventory/inventory.hpp"
+#include "os/system.hpp"
+#include "vendor/cpuid.hpp"
 #include "vendor/cuda.hpp"
 #include "vendor/nvml.hpp"
 
@@ -23,6 +26,8 @@ struct CpuinfoSummary {
   std::optional<double> nominal_ghz; ///< "@ 2.20GHz" in the model name
   bool hypervisor = false;
   std::optional<std::string> arm_implementer, arm_part;
+  std::optional<int> family, model_number, stepping;  ///< x86 "cpu family", "model", "stepping"
+  std::optional<std::string> microcode;               ///< "0x2b000603"
 };
 CpuinfoSummary parse_cpuinfo(std::string_view text);
 /// Deep-learning-relevant features from the kernel's flag names, normalised ("asimd" -> "neon").
@@ -42,6 +47,24 @@ CoreCount count_cores(const std::set<std::pair<long long, long long>>& sysfs_ids
                       std::optional<int> logical_cpus, std::optional<int> online_cpus);
 CpuInfo probe_cpu();
 
+// --- cgroups (cgroup.cpp) ---
+/// /proc/self/cgroup: the v2 path ("0::/PATH", "" for the root) and v1 paths of the cpu and memory controllers.
+struct CgroupMembership {
+  std::optional<std::string> unified;
+  std::map<std::string, std::string> v1;  ///< "memory" -> "/docker/ID"
+};
+CgroupMembership parse_proc_cgroup(std::string_view text);
+/// MOUNT + PATH and each parent up to MOUNT itself, innermost first ("/sys/fs/cgroup/a/b", ".../a", "/sys/fs/cgroup").
+std::vector<std::string> cgroup_dirs(std::string_view mount, std::string_view path);
+/// The limit files of the process's own cgroup, innermost first: v2's `v2_file` along the unified path, then
+/// v1's `v1_file` along the controller's path under /sys/fs/cgroup/CONTROLLER.
+std::vector<std::string> own_cgroup_files(std::string_view v1_controller, std::string_view v2_file,
+                                          std::string_view v1_file);
+/// memory.max / memory.limit_in_bytes -> bytes; nullopt for "max", 0 and v1's huge "no limit" value.
+std::optional<uint64_t> parse_cgroup_memory_limit(std::string_view text);
+/// The smallest memory limit along the process's own cgroup path (v2 and v1); nullopt without one.
+std::optional<uint64_t> cgroup_memory_limit();
+
 // --- Memory (memory.cpp) ---
 /// /proc/meminfo: fills total, available, swap; errors for lines that do not parse.
 MemoryInfo parse_meminfo(std::string_view text);
@@ -56,6 +79,8 @@ std::vector<MountEntry> parse_mounts(std::string_view text, std::vector<ProbeErr
 /// Real filesystems a user stores data on (like df without pseudo filesystems), one per device.
 std::vector<MountEntry> real_filesystems(const std::vector<MountEntry>& mounts);
 std::vector<Disk> probe_disks(std::vector<ProbeError>& errors);
+/// Bytes in use (statvfs f_blocks - f_bfree); nullopt when the free figure exceeds the total.
+std::optional<uint64_t> used_bytes(const os::FsSpace& space);
 
 // --- OS and platform (system.cpp) ---
 /// os-release KEY=VALUE with shell quoting.
@@ -68,6 +93,14 @@ std::optional<std::string> hypervisor_name(std::string_view signature);
 /// "Virtual Machine" -> "hyper-v", QEMU and the KVM clouds -> "kvm", ...; nullopt on bare metal.
 std::optional<std::string> virtualization_from_firmware(std::string_view sys_vendor, std::string_view product_name,
                                                         std::string_view bios_vendor);
+/// systemd-detect-virt's order: the firmware's name first only where `firmware_first` (VirtualBox, Xen, Amazon
+/// EC2, Parallels), then the cpuid signature's, then the firmware's, then "unknown-hypervisor" for the bare bit.
+std::optional<std::string> decide_virtualization(const std::optional<std::string>& firmware, bool firmware_first,
+                                                 const std::optional<std::string>& cpuid_name, bool hypervisor_bit);
+/// Whether the firmware's strings name a hypervisor systemd trusts before cpuid (see decide_virtualization).
+bool firmware_names_first(std::string_view sys_vendor, std::string_view product_name, std::string_view bios_vendor);
+/// The cpuid table of the machine probed: the running CPU, or under a sysroot its recorded cpuid.txt.
+vendor::cpuid::Functions machine_cpuid();
 /// SMBIOS chassis types of portable machines (8-10, 14, 30-32).
 bool laptop_chassis(int chassis_type);
 /// "desktop" or "server" for those SMBIOS chassis types; nullopt for the others.

@@ -79,6 +79,7 @@ std::optional<std::string> virtualization_from_firmware(std::string_view sys_ven
       has(vendor, "tencent") || has(vendor, "openstack") || has(vendor, "digitalocean") || has(vendor, "hetzner"))
     return "kvm";
   if (has(vendor, "innotek") || has(product, "virtualbox")) return "virtualbox";
+  if (has(vendor, "parallels")) return "parallels";
   return std::nullopt;
 }
 
@@ -96,15 +97,45 @@ std::optional<std::string> chassis_kind(int t) {
   return std::nullopt;
 }
 
+vendor::cpuid::Functions machine_cpuid() {
+  if (os::sysroot().empty()) return vendor::cpuid::native();
+  // Under a sysroot the running CPU is not the recorded machine's: its cpuid.txt answers (nothing without one).
+  auto dump = os::read_file("/cpuid.txt", 1 << 20);
+  return dump ? vendor::cpuid::replay(vendor::cpuid::parse_dump(*dump)) : vendor::cpuid::Functions{};
+}
+
+std::optional<std::string> decide_virtualization(const std::optional<std::string>& firmware, bool firmware_first,
+                                                 const std::optional<std::string>& cpuid_name, bool hypervisor_bit) {
+  if (firmware && firmware_first) return firmware;
+  if (cpuid_name) return cpuid_name;
+  if (firmware) return firmware;
+  if (hypervisor_bit) return "unknown-hypervisor";
+  return std::nullopt;
+}
+
+bool firmware_names_first(std::string_view sys_vendor, std::string_view product_name, std::string_view bios_vendor) {
+  // systemd-detect-virt trusts DMI before cpuid only for these: VirtualBox and Amazon's Nitro run on KVM,
+  // Parallels too, and Xen may cloak as Hyper-V.
+  const auto named = virtualization_from_firmware(sys_vendor, product_name, bios_vendor);
+  if (named == "virtualbox" || named == "xen" || named == "parallels") return true;
+  return text::contains_icase(sys_vendor, "amazon ec2");
+}
+
 namespace {
 
-/// On the live machine, the hypervisor's own cpuid signature (leaf 0x40000000) names it where DMI does not.
-/// Under a sysroot the CPU is not the recorded machine's: nothing.
+/// The hypervisor the cpuid signature (leaf 0x40000000) names, on the live machine or from a recorded cpuid.txt.
 std::optional<std::string> hypervisor_from_cpuid() {
-  if (!os::sysroot().empty()) return std::nullopt;
-  const auto signature = vendor::cpuid::hypervisor_signature(vendor::cpuid::native());
+  const auto signature = vendor::cpuid::hypervisor_signature(machine_cpuid());
   if (!signature) return std::nullopt;
   return hypervisor_name(*signature);
+}
+
+std::optional<std::string> detect_vm(bool cpu_hypervisor_flag) {
+  const std::string vendor = dmi("sys_vendor").value_or(""), product = dmi("product_name").value_or(""),
+                    bios = dmi("bios_vendor").value_or("");
+  return decide_virtualization(virtualization_from_firmware(vendor, product, bios),
+                               firmware_names_first(vendor, product, bios), hypervisor_from_cpuid(),
+                               cpu_hypervisor_flag);
 }
 
 }  // namespace
@@ -146,17 +177,7 @@ OsInfo probe_os(bool cpu_hypervisor_flag) {
   if (!info.container && os::getenv("KUBERNETES_SERVICE_HOST")) info.container = "kubernetes";
 
   // Virtualisation: WSL first (it is Hyper-V underneath, but WSL is what the user needs to hear).
-  if (info.wsl) {
-    info.virtualization = "wsl";
-  } else {
-    if (auto firmware = virtualization_from_firmware(dmi("sys_vendor").value_or(""), dmi("product_name").value_or(""),
-                                                  dmi("bios_vendor").value_or("")))
-      info.virtualization = *firmware;
-    else if (auto named = hypervisor_from_cpuid())
-      info.virtualization = *named;
-    else if (cpu_hypervisor_flag)
-      info.virtualization = "unknown-hypervisor";
-  }
+  info.virtualization = info.wsl ? std::optional<std::string>("wsl") : detect_vm(cpu_hypervisor_flag);
   return info;
 }
 

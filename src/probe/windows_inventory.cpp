@@ -86,8 +86,10 @@ std::vector<Disk> disks(const Facts& f) {
   for (const auto& d : f.drives) {
     if (d.type != kDriveFixed || !d.total_bytes || *d.total_bytes == 0) continue;
     const std::string label = d.label.value_or("");
-    out.push_back({d.root, label.empty() ? d.root : label, d.file_system.value_or(""), *d.total_bytes,
-                   d.available_bytes.value_or(d.free_bytes.value_or(0))});
+    const uint64_t available = d.available_bytes.value_or(d.free_bytes.value_or(0));
+    std::optional<uint64_t> used;
+    if (d.free_bytes) used = used_bytes(os::FsSpace{*d.total_bytes, *d.free_bytes, available});
+    out.push_back({d.root, label.empty() ? d.root : label, d.file_system.value_or(""), *d.total_bytes, available, used});
   }
   return out;
 }

@@ -41,6 +41,9 @@ void section_cpu(const Inventory& inv, bool detail, std::string& out) {
   line(tr("model"), fmt::format("{} ({})", opt(inv.cpu.model), inv.cpu.arch));
   line(tr("cores"), cores);
   if (!detail) return;  // clocks, caches and SIMD flags: `info`
+  if (inv.cpu.family && inv.cpu.model_number)
+    line(tr("family"), trf("{}, model {}, stepping {}, microcode {}", *inv.cpu.family, *inv.cpu.model_number,
+                           inv.cpu.stepping ? std::to_string(*inv.cpu.stepping) : "?", opt(inv.cpu.microcode, "?")));
   if (inv.cpu.base_mhz || inv.cpu.max_mhz)
     line(tr("clock"), fmt::format("{}{}", inv.cpu.base_mhz ? trf("base {:.0f} MHz", *inv.cpu.base_mhz) : "",
                               inv.cpu.max_mhz ? trf("{}max {:.0f} MHz", inv.cpu.base_mhz ? ", " : "", *inv.cpu.max_mhz) : ""));
@@ -61,14 +64,17 @@ void section_memory(const Inventory& inv, bool, std::string& out) {
   line(tr("RAM"), trf("{} total, {} available", bytes(inv.memory.total_bytes), bytes(inv.memory.available_bytes)));
   if (inv.memory.swap_total_bytes) line(tr("swap"), trf("{} total, {} free", bytes(inv.memory.swap_total_bytes), bytes(inv.memory.swap_free_bytes)));
   if (inv.memory.cgroup_limit_bytes) line(tr("limit"), trf("{} (container)", units::format_bytes(*inv.memory.cgroup_limit_bytes)));
+  if (inv.memory.shm_total_bytes)
+    line("/dev/shm", trf("{} total, {} free", units::format_bytes(*inv.memory.shm_total_bytes), bytes(inv.memory.shm_available_bytes)));
 }
 
 void section_disks(const Inventory& inv, bool, std::string& out) {
   auto line = [&](std::string_view label, std::string_view value) { out += fmt::format("  {:<13}{}\n", label, value); };
   if (inv.disks.empty()) line("", tr("none found"));
   for (const auto& d : inv.disks)
-    out += trf("  {:<24} {:>10} total {:>10} free  {}\n", d.mount, units::format_bytes(d.total_bytes),
-                       units::format_bytes(d.free_bytes), d.fstype);
+    out += trf("  {:<24} {:>10} total {:>10} used {:>10} free  {}\n", d.mount, units::format_bytes(d.total_bytes),
+               d.used_bytes ? units::format_bytes(*d.used_bytes) : std::string("?"), units::format_bytes(d.free_bytes),
+               d.fstype);
 }
 
 void section_system(const Inventory& inv, bool, std::string& out) {

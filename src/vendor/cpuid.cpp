@@ -1,6 +1,7 @@
 #include "vendor/cpuid.hpp"
 
 #include <cstring>
+#include <memory>
 
 #include "core/text.hpp"
 
@@ -57,6 +58,41 @@ std::optional<Leaves> read_leaves(const Functions& fn) {
 
 const Functions& native() {
   static const Functions table{&native_query, &native_xgetbv};
+  return table;
+}
+
+RecordedLeaves parse_dump(std::string_view dump) {
+  RecordedLeaves out;
+  for (auto raw : text::split(dump, '\n')) {
+    const auto line = text::trim(raw);
+    if (line.empty() || line.front() == '#' || out.size() >= 4096) continue;
+    const auto f = text::split_ws(line);
+    if (f.size() != 7 || f[2] != "=>") continue;
+    std::optional<uint64_t> v[6];
+    const size_t at[6] = {0, 1, 3, 4, 5, 6};
+    bool ok = true;
+    for (size_t i = 0; i < 6; ++i) {
+      auto word = f[at[i]];
+      if (word.starts_with("0x") || word.starts_with("0X")) word.remove_prefix(2);
+      v[i] = text::parse_uint(word, 16);
+      ok = ok && v[i] && *v[i] <= 0xFFFFFFFFu;
+    }
+    if (!ok) continue;
+    const auto u32 = [](std::optional<uint64_t> x) { return static_cast<uint32_t>(*x); };
+    out[{u32(v[0]), u32(v[1])}] = Registers{u32(v[2]), u32(v[3]), u32(v[4]), u32(v[5])};
+  }
+  return out;
+}
+
+Functions replay(RecordedLeaves leaves) {
+  auto shared = std::make_shared<const RecordedLeaves>(std::move(leaves));
+  Functions table;
+  table.query = [shared](uint32_t leaf, uint32_t subleaf) -> std::optional<Registers> {
+    const auto it = shared->find({leaf, subleaf});
+    if (it == shared->end()) return std::nullopt;
+    return it->second;
+  };
+  table.xgetbv = [](uint32_t) -> uint64_t { return 0; };
   return table;
 }
 

@@ -3,8 +3,12 @@
 /// pure function of the table, so tests replay the registers of real CPUs in process; on other architectures the
 /// native table answers nothing.
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace gpuscout::vendor::cpuid {
@@ -15,10 +19,20 @@ struct Registers {
 
 struct Functions {
   /// One leaf/subleaf; nullopt where the leaf is past the CPU's maximum or there is no cpuid at all.
-  std::optional<Registers> (*query)(uint32_t leaf, uint32_t subleaf) = nullptr;
+  /// A std::function so a recorded machine's registers (a sysroot's cpuid.txt) can answer too.
+  std::function<std::optional<Registers>(uint32_t leaf, uint32_t subleaf)> query;
   /// XCR0 and friends; only called when cpuid says OSXSAVE is on.
-  uint64_t (*xgetbv)(uint32_t xcr) = nullptr;
+  std::function<uint64_t(uint32_t xcr)> xgetbv;
 };
+
+/// Registers per (leaf, subleaf), as a recorded machine keeps them.
+using RecordedLeaves = std::map<std::pair<uint32_t, uint32_t>, Registers>;
+/// A recorded cpuid dump, one leaf a line: "LEAF SUBLEAF => EAX EBX ECX EDX" in hex ("0x40000000 0x0 => 0x40000001
+/// 0x4b4d564b 0x564b4d56 0x4d"); blank lines and '#' comments are skipped, malformed lines are dropped (outside
+/// text: at most 4096 leaves kept).
+RecordedLeaves parse_dump(std::string_view text);
+/// A table answering from recorded leaves; XGETBV answers 0 (a recording keeps no OS-saved state).
+Functions replay(RecordedLeaves leaves);
 
 /// The running CPU's instructions (x86), or a table whose query always answers nullopt (elsewhere).
 const Functions& native();

@@ -390,3 +390,32 @@ TEST(RulesPython, NoInterpreterFoundStillNamesTheOthers) {
   EXPECT_NE(f->message.find("/opt/missing/python3 (from GPUSCOUT_PYTHON)"), std::string::npos) << f->message;
   EXPECT_NE(f->message.find("/opt/conda/bin/python has torch 2.7.1+cu128"), std::string::npos) << f->message;
 }
+
+TEST(RulesMachineMemory, SmallDevShmOnlyInAContainerTheUserRuns) {
+  Inventory inv = working_machine();
+  inv.memory.shm_total_bytes = 64ULL << 20;  // Docker's default
+  EXPECT_FALSE(codes_of(run(inv)).count("small-dev-shm")) << "a host's /dev/shm is sized by the OS";
+  inv.os.container = "docker";
+  const auto docker = run(inv);
+  ASSERT_TRUE(find(docker, "small-dev-shm"));
+  EXPECT_NE(find(docker, "small-dev-shm")->fix.find("--shm-size"), std::string::npos);
+  inv.os.container = "kubernetes";
+  const auto k8s = run(inv);
+  ASSERT_TRUE(find(k8s, "small-dev-shm"));
+  EXPECT_NE(find(k8s, "small-dev-shm")->fix.find("emptyDir"), std::string::npos);
+  inv.platform.notebook = "colab";
+  EXPECT_FALSE(codes_of(run(inv)).count("small-dev-shm")) << "a hosted notebook's user cannot resize it";
+  inv.platform.notebook.reset();
+  inv.memory.shm_total_bytes = 8ULL << 30;
+  EXPECT_FALSE(codes_of(run(inv)).count("small-dev-shm"));
+}
+
+TEST(RulesMachineMemory, LowRamCountsTheContainerLimit) {
+  Inventory inv = working_machine();
+  inv.memory.total_bytes = 64ULL << 30;
+  EXPECT_FALSE(codes_of(run(inv)).count("low-ram"));
+  inv.memory.cgroup_limit_bytes = 4ULL << 30;
+  const auto limited = run(inv);
+  ASSERT_TRUE(find(limited, "low-ram"));
+  EXPECT_NE(find(limited, "low-ram")->message.find("4"), std::string::npos);
+}
