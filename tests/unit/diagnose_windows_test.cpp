@@ -279,8 +279,8 @@ TEST(WindowsMachine, TccIsANoteAndWddmIsNothing) {
 
 TEST(WindowsMachine, LowDiskLooksAtTheSystemDrive) {
   Inventory inv = windows_4060();
-  inv.disks.push_back(Disk{"C:\\", "", "NTFS", 512ULL << 30, 9ULL << 30});
-  inv.disks.push_back(Disk{"D:\\", "", "NTFS", 1024ULL << 30, 5ULL << 30});
+  inv.disks.push_back(Disk{"C:\\", "", "NTFS", 512ULL << 30, 9ULL << 30, std::nullopt});
+  inv.disks.push_back(Disk{"D:\\", "", "NTFS", 1024ULL << 30, 5ULL << 30, std::nullopt});
   const auto e = run(inv);
   const Finding* f = find(e, "low-disk");
   ASSERT_TRUE(f);

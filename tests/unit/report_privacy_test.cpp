@@ -49,11 +49,11 @@ Inventory private_machine() {
   inv.cpu.arch = "x86_64";
   inv.cpu.model = "Intel(R) Core(TM) i7-13700H";
   inv.memory.total_bytes = 16ULL << 30;
-  inv.disks.push_back({"/", "/dev/nvme0n1p2", "ext4", 1000, 500});
+  inv.disks.push_back({"/", "/dev/nvme0n1p2", "ext4", 1000, 500, std::nullopt});
   inv.disks.push_back(
-      {"/home/alice/data", "/dev/disk/by-id/nvme-Samsung_SSD_980_S5GXNF0R123456X-part1", "ext4", 10, 5});
-  inv.disks.push_back({"/mnt/nas", "nas.lan:/export/alice", "nfs4", 10, 5});
-  inv.disks.push_back({"/mnt/share", "//fileserver/team", "cifs", 10, 5});
+      {"/home/alice/data", "/dev/disk/by-id/nvme-Samsung_SSD_980_S5GXNF0R123456X-part1", "ext4", 10, 5, std::nullopt});
+  inv.disks.push_back({"/mnt/nas", "nas.lan:/export/alice", "nfs4", 10, 5, std::nullopt});
+  inv.disks.push_back({"/mnt/share", "//fileserver/team", "cifs", 10, 5, std::nullopt});
   inv.os.pretty_name = "Ubuntu 24.04.1 LTS";
   Gpu g;
   g.vendor = "nvidia";
