@@ -2,7 +2,7 @@
 # UndefinedBehaviorSanitizer, so the targets in fuzz/ (linked with -fsanitize=fuzzer) see inside all of it.
 # Needs clang: the preset "fuzz" picks clang-16 from Debian's archive (scripts/install-deps installs it).
 if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
-  message(FATAL_ERROR "GPUSCOUT_FUZZ needs clang (libFuzzer): cmake --preset fuzz uses clang++-16 "
+  message(FATAL_ERROR "GPUSCOUT_FUZZ needs clang (libFuzzer): cmake --preset asan uses clang++-16 "
                       "(apt-get install clang-16 libclang-rt-16-dev)")
 endif()
 add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)

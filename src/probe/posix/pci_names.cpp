@@ -19,7 +19,8 @@ namespace {
 thread_local std::jmp_buf* g_pci_jump = nullptr;
 thread_local char g_pci_message[512];
 
-[[noreturn]] void pci_error_handler(char* msg, ...) {
+// The GNU spelling: libpci's pointer type carries noreturn, which clang matches only in this form.
+__attribute__((noreturn)) void pci_error_handler(char* msg, ...) {
   va_list args;
   va_start(args, msg);
   std::vsnprintf(g_pci_message, sizeof g_pci_message, msg, args);
