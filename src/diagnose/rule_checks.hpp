@@ -37,6 +37,8 @@ std::vector<Note> python_too_old(const Context& c);
 std::vector<Note> torch_missing(const Context& c);
 std::vector<Note> python_missing(const Context& c);
 std::vector<Note> python_store_alias(const Context& c);
+std::vector<Note> torch_few_threads(const Context& c);
+std::vector<Note> torch_debug_build(const Context& c);
 std::vector<Note> torch_cpu_only(const Context& c);
 std::vector<Note> driver_too_old_for_torch(const Context& c);
 std::vector<Note> driver_older_than_torch_cuda(const Context& c);

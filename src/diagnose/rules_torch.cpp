@@ -1,5 +1,6 @@
 // Rules about each NVIDIA GPU against PyTorch's builds, and about the PyTorch that is installed.
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -263,6 +264,40 @@ std::vector<Note> torch_cuda_unavailable(const Context& c) {
                  : trf("PyTorch {} reports torch.cuda.is_available() == False: {}.", t.version, t.warnings.front()),
              trf("Run `{} -c \"import torch; torch.cuda.init()\"` to see the error; reinstall with: {}",
                  python_command(c.inv), replace_step(c)));
+}
+
+namespace {
+
+/// The CPUs this process may run on: its affinity (logical_cpus), capped by a cgroup CPU quota rounded up.
+std::optional<int> usable_cpus(const CpuInfo& cpu) {
+  if (!cpu.logical_cpus) return std::nullopt;
+  int n = *cpu.logical_cpus;
+  if (cpu.cpu_quota && *cpu.cpu_quota > 0) n = std::min(n, std::max(1, static_cast<int>(std::ceil(*cpu.cpu_quota))));
+  return n;
+}
+
+}  // namespace
+
+std::vector<Note> torch_few_threads(const Context& c) {
+  if (!c.inv.torch || !c.inv.torch->num_threads) return {};
+  const int threads = *c.inv.torch->num_threads;
+  const auto cpus = usable_cpus(c.inv.cpu);
+  if (!cpus || threads >= *cpus) return {};
+  return one(trf("PyTorch uses {} CPU thread(s) of the {} this process may use: its CPU work (matrix products, "
+                 "convolutions) runs up to {}x slower than it could.",
+                 threads, *cpus, *cpus / threads),
+             trf("Call torch.set_num_threads({0}) at the start of your script, or start Python with "
+                 "OMP_NUM_THREADS={0}. A smaller OMP_NUM_THREADS in the environment lowers it; some builds (Debian's) "
+                 "start with 1.",
+                 *cpus));
+}
+
+std::vector<Note> torch_debug_build(const Context& c) {
+  if (!c.inv.torch || !c.inv.torch->debug.value_or(false)) return {};
+  return one(trf("PyTorch {} is a debug build (torch.version.debug is True): it runs many times slower than a "
+                 "release build.",
+                 c.inv.torch->version),
+             trf("Install a release build: {}", replace_step(c)));
 }
 
 }  // namespace gpuscout::diagnose::checks

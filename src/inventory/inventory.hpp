@@ -229,6 +229,14 @@ struct TorchInfo {
   std::optional<bool> xpu_available;
   std::vector<TorchDevice> devices;
   std::vector<std::string> warnings;   ///< warnings torch printed (e.g. "sm_120 is not compatible")
+  std::optional<bool> debug;           ///< torch.version.debug: a debug build, much slower
+  /// The SIMD kernels torch's CPU code dispatches to ("AVX2", "AVX512", "DEFAULT"):
+  /// torch.backends.cpu.get_cpu_capability(), else "CPU capability usage:" of torch.__config__.show().
+  std::optional<std::string> cpu_capability;
+  std::optional<int> num_threads;          ///< torch.get_num_threads(): intra-op threads (matmul, conv)
+  std::optional<int> num_interop_threads;  ///< torch.get_num_interop_threads()
+  std::optional<std::string> blas;     ///< BLAS_INFO of torch.__config__.show(): "mkl", "open" (OpenBLAS), "generic"
+  std::optional<std::string> lapack;   ///< LAPACK_INFO, same forms
 };
 
 /// Another interpreter on the machine that has PyTorch, found when the chosen one has none.
@@ -237,6 +245,12 @@ struct OtherPython {
   std::optional<std::string> version;     ///< its Python, "3.12.3"
   std::string torch_version;              ///< "2.5.1+cu121"
   std::optional<std::string> torch_cuda;  ///< CUDA the build was made with, "12.1"; none for a CPU build
+};
+
+/// An installed distribution that matters next to torch (numpy, torchvision, torchaudio, triton, nvidia-*).
+struct PythonPackage {
+  std::string name;     ///< normalised: lower case, '-' for '_' ("nvidia-cudnn-cu12")
+  std::string version;  ///< as its metadata says ("9.1.0.70")
 };
 
 struct PythonInfo {
@@ -256,6 +270,11 @@ struct PythonInfo {
   /// Windows: the Microsoft Store's python.exe stub (WindowsApps) that PATH reaches first; never run, since it
   /// opens the Store instead of running Python.
   std::optional<std::string> store_alias;
+  /// sys.version on one line: "3.11.2 (main, Apr 28 2025, 14:11:48) [GCC 12.2.0]"
+  std::optional<std::string> build;
+  std::optional<std::string> implementation;  ///< platform.python_implementation(): "CPython", "PyPy"
+  std::optional<std::string> libc;            ///< platform.libc_ver() as Python sees it: "glibc 2.36"
+  std::vector<PythonPackage> packages;        ///< from importlib.metadata, sorted by name, at most 64
 };
 
 /// AMD's ROCm as the machine exposes it to PyTorch's ROCm builds (amdgpu's KFD device and the environment).

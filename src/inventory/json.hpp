@@ -70,10 +70,12 @@ GPUSCOUT_INVENTORY_JSON(RocmInfo, kfd_present, hsa_override_gfx_version)
 GPUSCOUT_INVENTORY_JSON(ToolkitInfo, nvcc_path, nvcc_version, cudnn_version, cudnn_path, errors)
 GPUSCOUT_INVENTORY_JSON(TorchDevice, index, name, capability, total_memory_bytes, multi_processor_count)
 GPUSCOUT_INVENTORY_JSON(TorchInfo, version, cuda, hip, cuda_available, device_count, arch_list, cudnn_version,
-                        mps_available, xpu_available, devices, warnings)
+                        mps_available, xpu_available, devices, warnings, debug, cpu_capability, num_threads,
+                        num_interop_threads, blas, lapack)
 GPUSCOUT_INVENTORY_JSON(OtherPython, executable, version, torch_version, torch_cuda)
+GPUSCOUT_INVENTORY_JSON(PythonPackage, name, version)
 GPUSCOUT_INVENTORY_JSON(PythonInfo, probed, executable, version, selected_by, in_venv, externally_managed,
-                        torch_installed, timed_out, error, others, store_alias)
+                        torch_installed, timed_out, error, others, store_alias, build, implementation, libc, packages)
 
 
 /// The whole inventory as JSON, keys in a stable, documented order.

@@ -1,6 +1,7 @@
 // Python and PyTorch, asked (not imported): the interpreter runs a short script as a child process with an
 // argument vector and a deadline, concurrently with the other probes.
 #include <algorithm>
+#include <cctype>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -34,6 +35,27 @@ def stdlib_marker():
     import sysconfig
     return os.path.isfile(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED"))
 out["externally_managed_marker"] = attempt(stdlib_marker)
+def build_facts():
+    import platform
+    out["build"] = " ".join(sys.version.split())[:200]
+    out["implementation"] = platform.python_implementation()
+    libc = platform.libc_ver()
+    if libc and libc[0]:
+        out["libc"] = "%s %s" % (libc[0], libc[1])
+attempt(build_facts)
+def packages():
+    # importlib.metadata reads the installed metadata files: no pip subprocess. Bounded: 64 wanted, 5000 looked at.
+    from importlib import metadata
+    found, looked = {}, 0
+    for d in metadata.distributions():
+        looked += 1
+        if looked > 5000 or len(found) >= 64:
+            break
+        name = str(d.metadata.get("Name") or "").lower().replace("_", "-")
+        if name in ("numpy", "torchvision", "torchaudio", "triton") or name.startswith("nvidia-"):
+            found.setdefault(name, str(d.version))
+    return [{"name": k, "version": found[k]} for k in sorted(found)]
+out["packages"] = attempt(packages, [])
 def missing_torch(e):
     if type(e).__name__ == "ModuleNotFoundError":
         return getattr(e, "name", None) == "torch"
@@ -62,6 +84,12 @@ try:
                                 "total_memory_bytes": int(p.total_memory),
                                 "multi_processor_count": int(getattr(p, "multi_processor_count", 0))})
         t["devices"] = devices
+        debug = getattr(v, "debug", None) if v else None
+        t["debug"] = debug if isinstance(debug, bool) else None
+        t["cpu_capability"] = attempt(lambda: str(torch.backends.cpu.get_cpu_capability()))
+        t["config"] = attempt(lambda: str(torch.__config__.show())[:8000])
+        t["num_threads"] = attempt(lambda: int(torch.get_num_threads()))
+        t["num_interop_threads"] = attempt(lambda: int(torch.get_num_interop_threads()))
     t["warnings"] = [str(w.message) for w in caught][:20]
     out["torch"] = t
 except ImportError as e:
@@ -145,6 +173,45 @@ std::optional<std::string> cudnn_version(const json& t) {
   return fmt::format("{}.{}.{}", *v / 1000, (*v / 100) % 10, *v % 100);
 }
 
+/// Another program's short text, cut to `limit` bytes (a cut UTF-8 sequence becomes U+FFFD).
+std::optional<std::string> short_text_at(const json& j, const char* key, size_t limit) {
+  auto v = text_at(j, key);
+  if (v && v->size() > limit) *v = text::clean_utf8(std::string_view(*v).substr(0, limit));
+  if (v && text::trim(*v).empty()) return std::nullopt;
+  return v;
+}
+
+/// A thread count: torch answers 1 to a few thousand; anything else is not believed.
+std::optional<int> threads_at(const json& t, const char* key) {
+  const auto v = count_at(t, key);
+  if (!v || *v < 1 || *v > 1 << 16) return std::nullopt;
+  return static_cast<int>(*v);
+}
+
+/// A name such as "AVX2", "open" or "mkl": letters, digits and _.+- only, at most 32 of them.
+std::optional<std::string> token(std::string_view s) {
+  s = text::trim(s);
+  if (s.empty() || s.size() > 32) return std::nullopt;
+  for (const char ch : s)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_' && ch != '.' && ch != '+' && ch != '-')
+      return std::nullopt;
+  return std::string(s);
+}
+
+std::vector<PythonPackage> packages_at(const json& doc) {
+  std::vector<PythonPackage> out;
+  const auto it = doc.find("packages");
+  if (it == doc.end() || !it->is_array()) return out;
+  for (const auto& p : *it) {
+    if (out.size() >= 64) break;
+    if (!p.is_object()) continue;
+    auto name = short_text_at(p, "name", 80);
+    auto version = short_text_at(p, "version", 64);
+    if (name && version) out.push_back({std::move(*name), std::move(*version)});
+  }
+  return out;
+}
+
 TorchDevice torch_device(const json& d) {
   TorchDevice dev;
   dev.index = static_cast<int>(std::min<long long>(count_at(d, "index").value_or(0), 1 << 20));
@@ -172,10 +239,32 @@ TorchInfo torch_info(const json& t) {
     for (const auto& d : *devices)
       if (d.is_object()) info.devices.push_back(torch_device(d));
   for (auto& w : texts_at(t, "warnings")) info.warnings.push_back(std::move(w));
+  info.debug = flag_at(t, "debug");
+  const std::string config = text_at(t, "config").value_or("");
+  const auto from_config = parse_torch_config(config);
+  const auto capability = text_at(t, "cpu_capability");
+  info.cpu_capability = capability ? token(*capability) : std::nullopt;
+  if (!info.cpu_capability) info.cpu_capability = from_config.cpu_capability;
+  info.blas = from_config.blas;
+  info.lapack = from_config.lapack;
+  info.num_threads = threads_at(t, "num_threads");
+  info.num_interop_threads = threads_at(t, "num_interop_threads");
   return info;
 }
 
 }  // namespace
+
+TorchConfig parse_torch_config(std::string_view show) {
+  // "  - CPU capability usage: AVX2" on its own line; "BLAS_INFO=open, ..." inside the "Build settings:" line.
+  const auto value_after = [&](std::string_view marker, std::string_view ends) -> std::optional<std::string> {
+    const auto pos = show.find(marker);
+    if (pos == std::string_view::npos) return std::nullopt;
+    auto rest = show.substr(pos + marker.size());
+    return token(rest.substr(0, rest.find_first_of(ends)));
+  };
+  return TorchConfig{value_after("CPU capability usage:", "\n"), value_after("BLAS_INFO=", ",\n"),
+                     value_after("LAPACK_INFO=", ",\n")};
+}
 
 void parse_python_probe_output(std::string_view output, PythonInfo& python, std::optional<TorchInfo>& torch) {
   const auto pos = output.rfind("GPUSCOUT_PROBE ");
@@ -201,6 +290,10 @@ void parse_python_probe_output(std::string_view output, PythonInfo& python, std:
   python.version = text_at(doc, "python");
   python.executable = text_at(doc, "executable");
   python.in_venv = flag_at(doc, "in_venv");
+  python.build = short_text_at(doc, "build", 200);
+  python.implementation = short_text_at(doc, "implementation", 32);
+  python.libc = short_text_at(doc, "libc", 64);
+  python.packages = packages_at(doc);
   // PEP 668: installers ignore the marker inside a venv, whose stdlib folder is still the base interpreter's.
   if (const auto marker = flag_at(doc, "externally_managed_marker"))
     python.externally_managed = *marker && !python.in_venv.value_or(false);

@@ -162,6 +162,13 @@ Result<std::string> parse_toolkit_version_json(std::string_view text);
 std::string_view python_probe_script();
 /// Parses the script's output into python + torch facts.
 void parse_python_probe_output(std::string_view json_text, PythonInfo& python, std::optional<TorchInfo>& torch);
+/// What torch.__config__.show() says about the CPU side; each a short name, or none where absent or odd.
+struct TorchConfig {
+  std::optional<std::string> cpu_capability;  ///< "CPU capability usage: AVX2" (torch 1.x/2.x before the API)
+  std::optional<std::string> blas;            ///< "BLAS_INFO=open" -> "open"
+  std::optional<std::string> lapack;          ///< "LAPACK_INFO=mkl" -> "mkl"
+};
+TorchConfig parse_torch_config(std::string_view show);
 
 // --- Joining (join.cpp) ---
 /// Merges NVML and CUDA views into the PCI list by bus id (GPUs NVML sees but PCI does not, as in WSL, are

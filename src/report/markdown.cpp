@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "core/units.hpp"
+#include "core/text.hpp"
 
 // Plain GitHub-flavoured Markdown, no <details> wrapper: headings, tables and lists render on GitHub, GitLab,
 // Discourse (discuss.pytorch.org), Stack Overflow and Reddit alike and stay readable where nothing renders,
@@ -160,6 +161,27 @@ std::string torch_available(const TorchInfo& t) {
   return t.cuda_available ? fmt::format("True ({} device(s))", t.device_count) : "False";
 }
 
+/// What decides PyTorch's speed on the CPU: threads, BLAS, SIMD kernels, a debug build. Only facts the probe got.
+void add_torch_cpu_rows(const TorchInfo& t, std::vector<Row>& rows) {
+  if (t.num_threads)
+    rows.emplace_back(tr("PyTorch CPU threads"),
+                      t.num_interop_threads ? trf("{} (inter-op {})", *t.num_threads, *t.num_interop_threads)
+                                            : std::to_string(*t.num_threads));
+  if (t.blas) rows.emplace_back(tr("PyTorch BLAS"), t.lapack ? trf("{} (LAPACK {})", *t.blas, *t.lapack) : *t.blas);
+  if (t.cpu_capability) rows.emplace_back(tr("PyTorch CPU kernels"), *t.cpu_capability);
+  if (t.debug) rows.emplace_back(tr("PyTorch debug build"), *t.debug ? tr("yes (slow)") : tr("no"));
+}
+
+/// The Python side beside torch: its build, its C library, the packages that travel with torch.
+void add_python_rows(const PythonInfo& py, std::vector<Row>& rows) {
+  if (py.build) rows.emplace_back(tr("Python build"), py.implementation ? *py.implementation + " " + *py.build : *py.build);
+  if (py.libc) rows.emplace_back(tr("C library (Python)"), *py.libc);
+  if (py.packages.empty()) return;
+  std::vector<std::string> parts;
+  for (const auto& p : py.packages) parts.push_back(p.name + " " + p.version);
+  rows.emplace_back(tr("Python packages"), text::join(parts, ", "));
+}
+
 void add_torch_rows(const Inventory& inv, std::vector<Row>& rows) {
   rows.emplace_back("PyTorch", inv.torch ? inv.torch->version : torch_absent(inv.python));
   if (!inv.torch) {
@@ -176,6 +198,7 @@ void add_torch_rows(const Inventory& inv, std::vector<Row>& rows) {
   rows.emplace_back("torch.cuda.is_available()", torch_available(t));
   rows.emplace_back(tr("PyTorch arch list"),
                     t.arch_list.empty() ? "n/a" : fmt::format("{}", fmt::join(t.arch_list, " ")));
+  add_torch_cpu_rows(t, rows);
 }
 
 std::vector<Row> version_rows(const Inventory& inv) {
@@ -194,6 +217,7 @@ std::vector<Row> version_rows(const Inventory& inv) {
       {tr("cuDNN (system)"), inv.toolkit.cudnn_version.value_or(tr("not found"))},
       {"Python", python_value(inv.python)},
   };
+  add_python_rows(inv.python, rows);
   add_torch_rows(inv, rows);
   if (inv.hostname) rows.emplace_back(tr("hostname"), *inv.hostname);  // only there with include_private
   return rows;

@@ -290,3 +290,20 @@ TEST(Xpu, AWorkingXpuBuildIsReadyOnXpu) {
   const auto device = e2e::run_gpuscout({"device"}, merge({e2e::sysroot_env("no-gpu-vm"), e2e::fake_torch_env("xpu")}));
   EXPECT_EQ(device.out, "xpu:0\n");
 }
+
+TEST(TorchCpuSide, DebiansBuildIsToldItsThreadsAndDebugFlag) {
+  const json doc = doctor_json(merge({e2e::sysroot_env("colab-cpu"), e2e::fake_torch_env("debian-cpu")}));
+  // Through the real probe script and the fake torch: no torch.backends.cpu, so the capability comes from
+  // torch.__config__.show(), as on torch 1.13.
+  EXPECT_EQ(doc["torch"]["num_threads"], 1);
+  EXPECT_EQ(doc["torch"]["num_interop_threads"], 1);
+  EXPECT_EQ(doc["torch"]["cpu_capability"], "AVX2");
+  EXPECT_EQ(doc["torch"]["blas"], "generic");
+  EXPECT_EQ(doc["torch"]["debug"], true);
+  bool numpy = false;
+  for (const auto& p : doc["python"]["packages"]) numpy |= p["name"] == "numpy" && p["version"] == "1.26.4";
+  EXPECT_TRUE(numpy) << doc["python"].dump(2);  // the fake's dist-info, read by importlib.metadata
+  EXPECT_TRUE(doc["python"]["build"].is_string()) << doc["python"].dump(2);
+  EXPECT_TRUE(finding(doc, "torch-debug-build")) << doc["verdict"].dump(2);
+  EXPECT_TRUE(finding(doc, "torch-few-threads")) << doc["verdict"].dump(2);
+}

@@ -168,3 +168,45 @@ TEST(Amdgpu, KfdPropertiesGiveBusIdAndTarget) {
   EXPECT_EQ(probe::parse_kfd_properties("location_id 99999999\n").bus_id, std::nullopt);
   EXPECT_EQ(probe::parse_kfd_properties("").bus_id, std::nullopt);
 }
+
+TEST(PythonProbe, ReadsTheCpuSideAndThePackages) {
+  PythonInfo py;
+  std::optional<TorchInfo> torch;
+  parse_python_probe_output(
+      "GPUSCOUT_PROBE {\"python\": \"3.11.2\", \"build\": \"3.11.2 (main, Apr 28 2025) [GCC 12.2.0]\", "
+      "\"implementation\": \"CPython\", \"libc\": \"glibc 2.36\", \"packages\": [{\"name\": \"numpy\", \"version\": "
+      "\"1.24.2\"}, {\"name\": 7}, \"x\"], \"torch\": {\"version\": \"1.13.0\", \"debug\": true, \"num_threads\": 1, "
+      "\"num_interop_threads\": 0, \"config\": \"PyTorch built with:\\n  - CPU capability usage: AVX2\\n  - Build "
+      "settings: BLAS_INFO=generic, BUILD_TYPE=Release, LAPACK_INFO=generic, USE_CUDA=OFF,\\n\"}}\n",
+      py, torch);
+  EXPECT_EQ(py.build, "3.11.2 (main, Apr 28 2025) [GCC 12.2.0]");
+  EXPECT_EQ(py.implementation, "CPython");
+  EXPECT_EQ(py.libc, "glibc 2.36");
+  ASSERT_EQ(py.packages.size(), 1u);  // the entries without a name and version are dropped
+  EXPECT_EQ(py.packages[0].version, "1.24.2");
+  ASSERT_TRUE(torch.has_value());
+  EXPECT_EQ(torch->debug, true);
+  EXPECT_EQ(torch->num_threads, 1);
+  EXPECT_FALSE(torch->num_interop_threads.has_value());  // 0 threads is not believed
+  EXPECT_EQ(torch->cpu_capability, "AVX2");              // no API: from __config__.show()
+  EXPECT_EQ(torch->blas, "generic");
+  EXPECT_EQ(torch->lapack, "generic");
+}
+
+TEST(PythonProbe, AnOldTorchLeavesTheCpuSideUnknown) {
+  PythonInfo py;
+  std::optional<TorchInfo> torch;
+  parse_python_probe_output("GPUSCOUT_PROBE {\"python\": \"2.7.18\", \"torch\": {\"version\": \"1.4.0\"}}", py, torch);
+  ASSERT_TRUE(torch.has_value());
+  EXPECT_FALSE(py.build || py.libc || torch->debug || torch->num_threads || torch->cpu_capability || torch->blas);
+  EXPECT_TRUE(py.packages.empty());
+}
+
+TEST(PythonProbe, TorchConfigValuesAreShortNamesOnly) {
+  EXPECT_EQ(parse_torch_config("  - CPU capability usage: AVX512\n").cpu_capability, "AVX512");
+  EXPECT_EQ(parse_torch_config("Build settings: BLAS_INFO=mkl, LAPACK_INFO=mkl\n").blas, "mkl");
+  EXPECT_EQ(parse_torch_config("Build settings: BLAS_INFO=mkl, LAPACK_INFO=mkl\n").lapack, "mkl");
+  EXPECT_FALSE(parse_torch_config("BLAS_INFO=\x1b[31mred, x").blas.has_value());
+  EXPECT_FALSE(parse_torch_config("BLAS_INFO=" + std::string(100, 'a')).blas.has_value());
+  EXPECT_FALSE(parse_torch_config("").cpu_capability.has_value());
+}

@@ -21,4 +21,14 @@ if "xpu_available" in _CONFIG:  # only XPU builds have torch.xpu's devices; the 
 
 __version__ = version.__version__
 
+# The CPU-side calls exist only where the scenario names them, as in an old torch without the API.
+if "num_threads" in _CONFIG:
+    def get_num_threads():
+        return int(_CONFIG["num_threads"])
+if "num_interop_threads" in _CONFIG:
+    def get_num_interop_threads():
+        return int(_CONFIG["num_interop_threads"])
+if "config_show" in _CONFIG:
+    from . import __config__  # noqa: E402,F401
+
 __all__ = ["__version__", "version", "cuda", "backends"]

@@ -4,5 +4,5 @@ from ._fake_config import CONFIG as _CONFIG
 __version__ = _CONFIG["version"]
 cuda = _CONFIG.get("cuda")
 hip = _CONFIG.get("hip")
-debug = False
+debug = _CONFIG.get("debug", False)
 git_version = "0000000000000000000000000000000000000000"
