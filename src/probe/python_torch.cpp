@@ -12,13 +12,14 @@
 
 namespace gpuscout::probe {
 
-std::string_view python_probe_script() {
-  // Prints one line "GPUSCOUT_PROBE <json>" so anything torch prints on import cannot corrupt the result.
-  // Written for Python 2.7 and 3 alike, so an old interpreter still says what it is. `-c` puts the working
-  // directory first on sys.path, where a folder named torch/ or a json.py would be imported instead of the real
-  // ones: the script drops that entry before its first import (sys is built in). Isolated mode (-I) would too,
-  // but it also hides PYTHONPATH and `pip install --user` packages, which the user's own scripts do import.
-  static constexpr std::string_view script = R"PY(
+namespace {
+
+// Prints one line "GPUSCOUT_PROBE <json>" so anything torch prints on import cannot corrupt the result.
+// Written for Python 2.7 and 3 alike, so an old interpreter still says what it is. `-c` puts the working
+// directory first on sys.path, where a folder named torch/ or a json.py would be imported instead of the real
+// ones: the script drops that entry before its first import (sys is built in). Isolated mode (-I) would too,
+// but it also hides PYTHONPATH and `pip install --user` packages, which the user's own scripts do import.
+constexpr std::string_view kPythonProbeScript = R"PY(
 import sys
 if sys.path and sys.path[0] == "":
     del sys.path[0]
@@ -117,8 +118,10 @@ else:
     sys.stdout.buffer.write(b"\nGPUSCOUT_PROBE " + data + b"\n")
 sys.stdout.flush()
 )PY";
-  return script;
-}
+
+}  // namespace
+
+std::string_view python_probe_script() { return kPythonProbeScript; }
 
 namespace {
 

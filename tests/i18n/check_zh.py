@@ -16,12 +16,14 @@ Prints a summary (problems per source file, the first few of each) and exits 1 w
 Usage: check_zh.py --bin BUILD/src/gpuscout --po BUILD/po/zh_CN.po --fake-lib BUILD/fakes/lib [--jobs N]
 """
 import argparse
+import atexit
 import collections
 import concurrent.futures
 import html
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -63,8 +65,15 @@ def machines(fake_lib):
     return out
 
 
+# Every run keeps its saved state (the last bench, which report shows) in a folder of this check, never the user's:
+# a bench saved there by another test or by hand, in another language, would show up in report's output.
+STATE_HOME = tempfile.mkdtemp(prefix="gpuscout-check-state-")
+atexit.register(shutil.rmtree, STATE_HOME, True)
+
+
 def run(binary, args, env, timeout=60):
     full = {k: v for k, v in os.environ.items() if not k.startswith(("GPUSCOUT_", "LC_", "LANG"))}
+    full["XDG_STATE_HOME"] = STATE_HOME
     full.pop("VIRTUAL_ENV", None)
     full.pop("CONDA_PREFIX", None)
     full.update(env)

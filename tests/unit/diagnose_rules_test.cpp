@@ -424,13 +424,15 @@ TEST(RulesTorchCpu, FewThreadsNamesTheUsableCpusAndTheFix) {
   Inventory inv = with_torch(working_machine(), "2.5.1+cu121", "12.1", true);
   inv.cpu.logical_cpus = 8;
   inv.torch->num_threads = 1;
-  const auto* f = find(run(inv), "torch-few-threads");
+  const auto eight = run(inv);  // a finding points into its evaluation: keep the evaluation alive
+  const auto* f = find(eight, "torch-few-threads");
   ASSERT_NE(f, nullptr);
   EXPECT_NE(f->message.find("1 CPU thread(s) of the 8"), std::string::npos) << f->message;
   EXPECT_NE(f->fix.find("torch.set_num_threads(8)"), std::string::npos) << f->fix;
   // A cgroup quota of 1.5 CPUs leaves 2 usable: the fix asks for 2, not for the 8 the affinity allows.
   inv.cpu.cpu_quota = 1.5;
-  f = find(run(inv), "torch-few-threads");
+  const auto quota = run(inv);
+  f = find(quota, "torch-few-threads");
   ASSERT_NE(f, nullptr);
   EXPECT_NE(f->fix.find("OMP_NUM_THREADS=2"), std::string::npos) << f->fix;
   // As many threads as usable CPUs, or a torch that does not say: nothing to tell.
@@ -446,7 +448,8 @@ TEST(RulesTorchCpu, DebugBuildOnlyWhenTorchSaysSo) {
   inv.torch->debug = false;
   EXPECT_FALSE(codes_of(run(inv)).count("torch-debug-build"));
   inv.torch->debug = true;
-  const auto* f = find(run(inv), "torch-debug-build");
+  const auto debug = run(inv);
+  const auto* f = find(debug, "torch-debug-build");
   ASSERT_NE(f, nullptr);
   EXPECT_NE(f->message.find("2.5.1+cu121"), std::string::npos) << f->message;
 }
