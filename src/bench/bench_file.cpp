@@ -403,6 +403,51 @@ Speedup read_speedup(const std::optional<Obj>& o) {
   return s;
 }
 
+TorchCase read_torch_case(const Obj& o) {
+  TorchCase c;
+  c.device = o.str("device");
+  c.dtype = o.named("dtype", Dtype::fp32, "precision", dtype_of);
+  c.n = o.integer("n");
+  c.gflops = o.num("gflops");
+  c.rel_error = o.opt_num("rel_error");
+  c.ok = o.flag("ok");
+  c.error = o.str("error");
+  c.skipped = o.str("skipped");
+  c.native_gflops = o.opt_num("native_gflops");
+  c.peak_gflops = o.opt_num("peak_gflops");
+  c.of_native = o.opt_num("of_native");
+  c.of_peak = o.opt_num("of_peak");
+  c.m = read_measurement(o.obj("measurement"));
+  return c;
+}
+
+std::optional<bool> opt_flag(const Obj& o, std::string_view key) {
+  if (!o.find(key, true)) return std::nullopt;
+  return o.flag(key);
+}
+
+TorchBench read_torch(const Obj& o) {
+  TorchBench t;
+  t.python = o.str("python");
+  t.version = o.opt_str("version");
+  t.cuda = o.opt_str("cuda");
+  t.debug = opt_flag(o, "debug");
+  t.num_threads = o.opt_int("num_threads");
+  t.usable_cpus = o.opt_int("usable_cpus");
+  t.blas = o.opt_str("blas");
+  t.cpu_capability = o.opt_str("cpu_capability");
+  t.allow_tf32_default = opt_flag(o, "allow_tf32_default");
+  t.seconds = o.num("seconds");
+  t.timed_out = o.flag("timed_out");
+  t.error = o.str("error");
+  o.each("cases", [&](const json& e, const std::string& path) { t.cases.push_back(read_torch_case(Obj(e, path))); });
+  o.each("findings", [&](const json& e, const std::string& path) {
+    const Obj f(e, path);
+    t.findings.push_back({f.str("code"), f.str("severity"), f.str("message"), f.str("fix")});
+  });
+  return t;
+}
+
 BenchResult read_document(const Obj& o) {
   BenchResult r;
   r.schema = o.str("schema");
@@ -420,6 +465,7 @@ BenchResult read_document(const Obj& o) {
   }
   o.each("gpus", [&](const json& e, const std::string& path) { r.gpus.push_back(read_gpu(Obj(e, path))); });
   r.speedup = read_speedup(o.obj("speedup"));
+  if (const auto torch = o.obj("torch")) r.torch = read_torch(*torch);
   r.notes = o.strings("notes");
   return r;
 }

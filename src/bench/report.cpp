@@ -35,6 +35,25 @@ OJ measurement_json(const Measurement& m) {
   return j;
 }
 
+OJ torch_case_json(const TorchCase& c) {
+  OJ j;
+  j["device"] = c.device;
+  j["dtype"] = dtype_name(c.dtype);
+  j["n"] = c.n;
+  j["gflops"] = c.gflops;
+  j["rel_error"] = opt(c.rel_error);
+  j["rel_error_bound"] = rel_error_bound(c.dtype);
+  j["ok"] = c.ok;
+  j["error"] = c.error;
+  j["skipped"] = c.skipped;
+  j["native_gflops"] = opt(c.native_gflops);
+  j["peak_gflops"] = opt(c.peak_gflops);
+  j["of_native"] = opt(c.of_native);
+  j["of_peak"] = opt(c.of_peak);
+  j["measurement"] = measurement_json(c.m);
+  return j;
+}
+
 OJ peak_json(const PeakResult& p) {
   OJ j;
   j["isa"] = isa_name(p.isa);
@@ -305,6 +324,30 @@ void speedup_text(const Speedup& s, Lines& o) {
 
 }  // namespace
 
+nlohmann::ordered_json torch_json(const TorchBench& t) {
+  OJ j;
+  j["python"] = t.python;
+  j["version"] = opt(t.version);
+  j["cuda"] = opt(t.cuda);
+  j["debug"] = opt(t.debug);
+  j["num_threads"] = opt(t.num_threads);
+  j["usable_cpus"] = opt(t.usable_cpus);
+  j["blas"] = opt(t.blas);
+  j["cpu_capability"] = opt(t.cpu_capability);
+  j["allow_tf32_default"] = opt(t.allow_tf32_default);
+  j["seconds"] = t.seconds;
+  j["timed_out"] = t.timed_out;
+  j["error"] = t.error;
+  OJ cases = OJ::array();
+  for (const auto& c : t.cases) cases.push_back(torch_case_json(c));
+  j["cases"] = cases;
+  OJ findings = OJ::array();
+  for (const auto& f : t.findings)
+    findings.push_back({{"code", f.code}, {"severity", f.severity}, {"message", f.message}, {"fix", f.fix}});
+  j["findings"] = findings;
+  return j;
+}
+
 nlohmann::ordered_json to_json(const BenchResult& r) {
   OJ j;
   j["schema"] = r.schema;
@@ -320,6 +363,7 @@ nlohmann::ordered_json to_json(const BenchResult& r) {
   for (const auto& g : r.gpus) gpus.push_back(gpu_json(g));
   j["gpus"] = gpus;
   j["speedup"] = speedup_json(r.speedup);
+  j["torch"] = r.torch ? torch_json(*r.torch) : OJ(nullptr);
   j["notes"] = r.notes;
   return j;
 }
@@ -332,6 +376,7 @@ std::string render_text(const BenchResult& r) {
   if (r.gpu_status.requested && !r.gpu_status.available) line(o, "GPU  " + r.gpu_status.message);
   for (const auto& g : r.gpus) gpu_text(g, o);
   speedup_text(r.speedup, o);
+  if (r.torch) torch_text(*r.torch, o);
   for (const auto& n : r.notes)
     if (n.rfind("GPU: ", 0) != 0) line(o, "note: " + n);
   return o;
@@ -350,6 +395,12 @@ void cpu_figures(const CpuResult& c, Figures& out) {
     out.emplace_back(N_("CPU memory copy"), "GB/s", c.memory->copy_gbs);
     out.emplace_back(N_("CPU memory triad"), "GB/s", c.memory->triad_gbs);
   }
+}
+
+void torch_figures(const TorchBench& t, Figures& out) {
+  for (const auto& c : t.cases)
+    if (c.ok)
+      out.emplace_back(fmt::format("PyTorch {} {} n={}", c.device, dtype_name(c.dtype), c.n), "GFLOP/s", c.gflops);
 }
 
 void gpu_figures(const GpuResult& g, Figures& out) {
@@ -371,6 +422,7 @@ Figures figures(const BenchResult& r) {
   Figures out;
   if (r.cpu) cpu_figures(*r.cpu, out);
   for (const auto& g : r.gpus) gpu_figures(g, out);
+  if (r.torch) torch_figures(*r.torch, out);
   return out;
 }
 

@@ -12,6 +12,7 @@
 #include "bench/cpu_memory.hpp"
 #include "bench/cpu_peak.hpp"
 #include "bench/harness.hpp"
+#include "bench/torch_bench.hpp"
 
 namespace gpuscout::bench {
 
@@ -135,6 +136,7 @@ struct BenchResult {
   GpuStatus gpu_status;
   std::vector<GpuResult> gpus;
   Speedup speedup;
+  std::optional<TorchBench> torch;  ///< bench --torch: the same products in the user's PyTorch
   std::vector<std::string> notes;
 };
 

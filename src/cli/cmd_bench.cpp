@@ -13,6 +13,7 @@
 #include "bench/run.hpp"
 #include "cli/commands.hpp"
 #include "cli/inventory_source.hpp"
+#include "cli/options.hpp"
 #include "cli/output.hpp"
 #include "cli/state.hpp"
 #include "core/error.hpp"
@@ -37,6 +38,8 @@ struct BenchArgs {
   std::optional<std::string> save;
   std::optional<std::string> timeout;
   std::vector<std::string> compare;
+  bool torch = false;
+  std::string python;  ///< --python: the interpreter whose PyTorch --torch measures
 };
 
 // Ctrl-C or SIGTERM: stop every benchmark loop and kill the GPU child's process group at once (the driver frees
@@ -102,12 +105,22 @@ bench::BenchOptions check_request(const BenchArgs& args) {
   return options;
 }
 
-// What the probes say about this machine: the description bench reports and the driver's state. Python is not
-// needed; a hung driver costs at most the shorter of --timeout and the doctor's 5 s.
-Inventory machine_inventory(const bench::BenchOptions& options) {
+// What the probes say about this machine: the description bench reports and the driver's state, and with --torch
+// the interpreter and its PyTorch (the same probe as doctor's). A hung driver costs at most the shorter of --timeout
+// and the doctor's 5 s.
+Inventory machine_inventory(const bench::BenchOptions& options, const BenchArgs& args) {
   double seconds = 5.0;
   if (options.gpu_timeout) seconds = std::min(seconds, static_cast<double>(options.gpu_timeout->count()) / 1000.0);
-  return obtain_inventory({.from = "", .python = false, .timeout_s = seconds});
+  return obtain_inventory({.from = "", .python = args.torch, .timeout_s = seconds, .python_executable = args.python});
+}
+
+// --torch: the lesson's matmul in the user's own PyTorch, after gpuscout's own runs (never at the same time: they
+// would share the CPU and the GPU), then compared with them.
+void run_torch(const bench::BenchOptions& options, const Inventory& inventory, bench::BenchResult& result) {
+  if (options.progress) options.progress(tr("The same matrix products in your PyTorch"));
+  const auto timeout = options.gpu_timeout ? *options.gpu_timeout : bench::default_torch_timeout(options.full, inventory);
+  result.torch = bench::run_torch_bench(options, inventory, timeout);
+  bench::compare_with_native(*result.torch, result);
 }
 
 int interrupted_exit() {
@@ -133,6 +146,8 @@ int publish(const BenchArgs& args, const bench::BenchResult& result) {
     for (const auto& g : result.cpu->gemm) wrong = wrong || !g.run.ok;
   for (const auto& g : result.gpus)
     for (const auto& e : g.gemm) wrong = wrong || (e.status == 0 && !e.ok);
+  if (result.torch)
+    for (const auto& f : result.torch->findings) wrong = wrong || f.code == "torch-matmul-wrong";
   return wrong ? 1 : 0;  // a fast wrong answer fails loudly
 }
 
@@ -156,9 +171,10 @@ int run(const BenchArgs& args) {
   bench::BenchResult result;
   try {
     if (options.progress) options.progress(tr("Reading this machine's CPU, memory and GPUs"));
-    const Inventory inventory = machine_inventory(options);
+    const Inventory inventory = machine_inventory(options, args);
     bench::throw_if_stopped();
     result = bench::run_bench(options, inventory);
+    if (args.torch) run_torch(options, inventory, result);
   } catch (const bench::Interrupted&) {
     clear_progress();
     return interrupted_exit();
@@ -183,8 +199,11 @@ void add_bench_command(CLI::App& app, GlobalOptions& global) {
   sub->add_flag("--json", args->json, tr("Print the result as JSON (docs/bench.md)"));
   sub->add_option("--save", args->save, tr("Also write the JSON to FILE (all or nothing)"))->type_name("FILE");
   sub->add_option("--timeout", args->timeout,
-                  tr("Seconds the GPU part may take before a hung driver is given up on (default: 3 minutes per GPU, "
-                  "10 with --full)"));
+                  tr("Seconds the GPU part (and PyTorch's run with --torch) may take before a hung driver is given up on "
+                  "(default: 3 minutes per GPU, 10 with --full)"));
+  sub->add_flag("--torch", args->torch,
+                tr("Also run the same matrix products in your own PyTorch and compare them with gpuscout's"));
+  add_python_option(*sub, args->python, nullptr)->needs(sub->get_option("--torch"));
   sub->add_option("--compare", args->compare, tr("Put two saved results side by side: --compare A.json B.json"))
       ->expected(2);
   sub->callback([args, &global] { global.exit_code = run(*args); });

@@ -7,16 +7,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/finding.hpp"
 #include "inventory/inventory.hpp"
 
 namespace gpuscout::diagnose {
 
-struct Finding {
-  std::string code;      ///< stable identifier ("driver-library-mismatch"), documented in docs/json.md
-  std::string severity;  ///< "error", "warning", "info"
-  std::string message;   ///< what is wrong, in plain language
-  std::string fix;       ///< the exact next step: a command, a version, a menu path
-};
+using Finding = gpuscout::Finding;
 
 struct Verdict {
   std::string status;  ///< "ready", "cpu-only", "needs-action"

@@ -1,6 +1,5 @@
 // Rules about each NVIDIA GPU against PyTorch's builds, and about the PyTorch that is installed.
 #include <algorithm>
-#include <cmath>
 
 #include <fmt/format.h>
 
@@ -8,6 +7,7 @@
 #include "core/units.hpp"
 #include "diagnose/rule_checks.hpp"
 #include "diagnose/torch_choice.hpp"
+#include "inventory/cpu_count.hpp"
 
 namespace gpuscout::diagnose::checks {
 namespace {
@@ -266,22 +266,10 @@ std::vector<Note> torch_cuda_unavailable(const Context& c) {
                  python_command(c.inv), replace_step(c)));
 }
 
-namespace {
-
-/// The CPUs this process may run on: its affinity (logical_cpus), capped by a cgroup CPU quota rounded up.
-std::optional<int> usable_cpus(const CpuInfo& cpu) {
-  if (!cpu.logical_cpus) return std::nullopt;
-  int n = *cpu.logical_cpus;
-  if (cpu.cpu_quota && *cpu.cpu_quota > 0) n = std::min(n, std::max(1, static_cast<int>(std::ceil(*cpu.cpu_quota))));
-  return n;
-}
-
-}  // namespace
-
 std::vector<Note> torch_few_threads(const Context& c) {
   if (!c.inv.torch || !c.inv.torch->num_threads) return {};
   const int threads = *c.inv.torch->num_threads;
-  const auto cpus = usable_cpus(c.inv.cpu);
+  const auto cpus = usable_cpu_count(c.inv.cpu);
   if (!cpus || threads >= *cpus) return {};
   return one(trf("PyTorch uses {} CPU thread(s) of the {} this process may use: its CPU work (matrix products, "
                  "convolutions) runs up to {}x slower than it could.",

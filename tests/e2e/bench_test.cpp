@@ -258,3 +258,66 @@ TEST(BenchE2E, NvmlPowerInstantAndPowerCapThroughTheFakeDriver) {
   EXPECT_EQ(text.out.find("THROTTLED"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("at the power limit"), std::string::npos) << text.out;
 }
+
+namespace {
+const nlohmann::json* torch_finding(const nlohmann::json& torch, const std::string& code) {
+  for (const auto& f : torch["findings"])
+    if (f["code"] == code) return &f;
+  return nullptr;
+}
+}  // namespace
+
+TEST(BenchTorch, FakeTorchBesideTheFakePlugin) {
+  // The script's GPU path (CUDA events, the TF32 switch, per-device loop) against the fake torch, whose products take
+  // what its scenario says; the fake plugin gives gpuscout's own cuBLAS figures.
+  auto env = e2e::merge({e2e::fake_torch_env("bench-4090"), {{"GPUSCOUT_CUDA_PLUGIN", fake_plugin("ok")}}});
+  auto r = e2e::run_gpuscout({"bench", "--size", "256", "--dtype", "fp32,tf32,fp16,bf16", "--torch", "--json"}, env,
+                             120000);
+  EXPECT_EQ(r.exit_code, 1) << "a wrong bf16 answer fails loudly\n" << r.err;
+  const auto j = r.json();
+  const auto& t = j["torch"];
+  ASSERT_TRUE(t.is_object()) << j.dump(2);
+  EXPECT_EQ(t["version"], "2.5.1+cu121");
+  EXPECT_EQ(t["allow_tf32_default"], false);
+  ASSERT_EQ(t["cases"].size(), 5u) << t.dump(2);
+  EXPECT_EQ(t["cases"][0]["device"], "cpu");
+  for (size_t i = 1; i < 5; ++i) EXPECT_EQ(t["cases"][i]["device"], "cuda:0");
+  const auto& tf32 = t["cases"][2];
+  EXPECT_EQ(tf32["dtype"], "tf32");
+  EXPECT_NEAR(tf32["gflops"].get<double>(), 150000, 1) << "CUDA events read the fake device's clock";
+  EXPECT_NEAR(tf32["of_native"].get<double>(), 150.0 / 160.0, 0.05);
+  EXPECT_NE(torch_finding(t, "torch-matmul-cpu-slow"), nullptr) << t["findings"].dump(2);
+  EXPECT_NE(torch_finding(t, "torch-matmul-gpu-slow"), nullptr) << "fp16 at 40 of 160 TFLOP/s";
+  EXPECT_NE(torch_finding(t, "torch-matmul-wrong"), nullptr) << "bf16 error 0.5";
+  EXPECT_NE(torch_finding(t, "torch-tf32-off"), nullptr) << "fp32 70, tf32 150 TFLOP/s, TF32 off by default";
+}
+
+TEST(BenchTorch, TorchThatDoesNotImportIsSaidAndTheRestStands) {
+  auto r = e2e::run_gpuscout(with(kSmallCpu, {"--torch", "--json"}), e2e::fake_torch_env("import-error"), 120000);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  EXPECT_TRUE(j["torch"]["cases"].empty());
+  EXPECT_FALSE(j["torch"]["error"].get<std::string>().empty()) << j["torch"].dump(2);
+  EXPECT_FALSE(j["cpu"]["gemm"].empty()) << "gpuscout's own results stand";
+  auto bad = e2e::run_gpuscout({"bench", "--python", "/usr/bin/python3"});
+  EXPECT_EQ(bad.exit_code, 2) << "--python without --torch";
+}
+
+TEST(BenchTorch, RealDebianTorch) {
+  // Debian's python3-torch (a CPU build of 1.13), installed by scripts/install-deps: the real script in a real torch.
+  std::ifstream probe("/usr/lib/python3/dist-packages/torch/__init__.py");
+  if (!probe) GTEST_SKIP() << "python3-torch is not installed (scripts/install-deps installs it)";
+  auto r = e2e::run_gpuscout(with(kSmallCpu, {"--torch", "--python", "/usr/bin/python3", "--json"}),
+                             {{"PYTHONPATH", "<unset>"}}, 180000);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto t = r.json()["torch"];
+  ASSERT_EQ(t["cases"].size(), 1u) << t.dump(2);
+  const auto& c = t["cases"][0];
+  EXPECT_EQ(c["n"], 256);
+  EXPECT_TRUE(c["ok"].get<bool>()) << c.dump(2);
+  EXPECT_LT(c["rel_error"].get<double>(), 1e-5);
+  EXPECT_GT(c["gflops"].get<double>(), 0);
+  EXPECT_TRUE(c["of_native"].is_number()) << "beside gpuscout's own OpenBLAS run at the same size";
+  EXPECT_TRUE(c["of_peak"].is_number());
+  EXPECT_GE(c["measurement"]["repeats"].get<int>(), 3);
+}

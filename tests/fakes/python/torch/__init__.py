@@ -28,6 +28,9 @@ if "num_threads" in _CONFIG:
 if "num_interop_threads" in _CONFIG:
     def get_num_interop_threads():
         return int(_CONFIG["num_interop_threads"])
+if "matmul" in _CONFIG:  # the tensor calls of `gpuscout bench --torch`
+    from ._fake_matmul import (Tensor, bfloat16, float16, float32, float64, manual_seed,  # noqa: E402,F401
+                               randn)
 if "config_show" in _CONFIG:
     from . import __config__  # noqa: E402,F401
 

@@ -97,3 +97,48 @@ def mem_get_info(device=None):
     props = get_device_properties(device)
     spec = _CONFIG["devices"][_index(device)]
     return (int(spec.get("free_memory", props.total_memory)), props.total_memory)
+
+
+# --- the calls of `gpuscout bench --torch` (scenarios with "matmul"; see ../_fake_matmul.py) ---
+
+class device:  # noqa: N801 (torch's own spelling): `with torch.cuda.device(i):`
+    def __init__(self, index):
+        self.index = _index(index)
+
+    def __enter__(self):
+        global _current
+        self._previous, _current = _current, self.index
+        return self
+
+    def __exit__(self, *exc):
+        global _current
+        _current = self._previous
+        return False
+
+
+_current = 0
+
+
+def synchronize(device=None):
+    _index(device)
+
+
+def empty_cache():
+    return None
+
+
+class Event:
+    def __init__(self, enable_timing=False):
+        self.enable_timing, self._at = enable_timing, None
+
+    def record(self):
+        from .._fake_matmul import clocks
+        self._at = clocks.get("cuda:%d" % _current, 0.0)
+
+    def synchronize(self):
+        return None
+
+    def elapsed_time(self, end):
+        if not (self.enable_timing and end.enable_timing) or self._at is None or end._at is None:
+            raise RuntimeError("Events were not recorded with enable_timing=True")
+        return (end._at - self._at) * 1000.0

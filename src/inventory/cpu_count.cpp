@@ -1,0 +1,15 @@
+#include "inventory/cpu_count.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gpuscout {
+
+std::optional<int> usable_cpu_count(const CpuInfo& cpu) {
+  if (!cpu.logical_cpus) return std::nullopt;
+  int n = *cpu.logical_cpus;
+  if (cpu.cpu_quota && *cpu.cpu_quota > 0) n = std::min(n, std::max(1, static_cast<int>(std::ceil(*cpu.cpu_quota))));
+  return n;
+}
+
+}  // namespace gpuscout
