@@ -134,8 +134,12 @@ int main(int argc, char** argv) {
   app.require_subcommand(0, 1);
   app.fallthrough();
   for (const auto& entry : cli::kCommands) entry.add(app, global);
-  for (CLI::App* sub : app.get_subcommands({}))
+  for (CLI::App* sub : app.get_subcommands({})) {
     if (!sub->get_group().empty()) sub->group(tr("Subcommands"));  // an empty group: a hidden command
+    // A subcommand copies the help flag before the option defaults, so its -h,--help would sit alone under
+    // CLI11's English "Options" heading.
+    if (CLI::Option* help = sub->get_help_ptr()) help->group(tr("Options"));
+  }
   cli::refuse_empty_values(app);  // every option, every command: "--vram " is an error, not "not given"
   app.parse_complete_callback([&] {
     cli::set_color_choice(color);

@@ -226,10 +226,25 @@ std::vector<Note> mixed_vram(const Context& c) {
 }
 
 std::vector<Note> low_ram(const Context& c) {
-  // A container's memory limit is the RAM it has: the smaller of the two.
-  auto total = c.inv.memory.total_bytes;
-  if (const auto& limit = c.inv.memory.cgroup_limit_bytes; limit) total = std::min(total.value_or(*limit), *limit);
+  // A container's (or a Slurm job's) memory limit is the RAM it has: the smaller of the two.
+  const auto& ram = c.inv.memory.total_bytes;
+  const auto& limit = c.inv.memory.cgroup_limit_bytes;
+  const bool limited = limit && (!ram || *limit < *ram);
+  const auto total = limited ? limit : ram;
   if (!total || *total >= kLowRam) return {};
+  const std::string fewer = tr("Use fewer DataLoader workers and load checkpoints with mmap (torch.load(..., "
+                               "mmap=True)).");
+  if (limited)
+    return one(ram ? trf("This process may use only {} of memory (its cgroup limit; the machine has {}): data loading "
+                         "and model loading (a checkpoint passes through RAM) will struggle, and going over the limit "
+                         "kills the process.",
+                         units::format_bytes(*total), units::format_bytes(*ram))
+                   : trf("This process may use only {} of memory (its cgroup limit): data loading and model loading "
+                         "(a checkpoint passes through RAM) will struggle, and going over the limit kills the process.",
+                         units::format_bytes(*total)),
+               fewer + " " +
+                   tr("Ask for more memory where the limit is set: `docker run --memory=16g`, Slurm's `--mem=16G`, or "
+                      "the pod's resources.limits.memory."));
   return one(trf("Only {} of RAM: data loading and model loading (a checkpoint passes through RAM) will struggle.",
                  units::format_bytes(*total)),
              c.windows ? tr("Use fewer DataLoader workers, load checkpoints with mmap (torch.load(..., mmap=True)), let "

@@ -9,6 +9,7 @@ namespace gpuscout::report {
 
 Json advice_json(const advise::Advice& a) {
   Json j;
+  j["schema"] = "gpuscout.advise/1";
   j["catalogue_date"] = a.catalogue_date;
   j["rates_date"] = a.rates_date;
   j["prices_date"] = a.prices_date;

@@ -59,6 +59,7 @@ std::string newest_date(const std::vector<advise::Offer>& offers) {
 Json platforms_json(const std::vector<advise::Offer>& offers, const Inventory* here) {
   const std::string where = where_you_are(here);
   Json j;
+  j["schema"] = "gpuscout.platforms/1";
   j["prices_date"] = newest_date(offers);
   j["where"] = where.empty() ? Json(nullptr) : Json(where);
   j["platform_kind"] = here ? Json(here->platform.kind) : Json(nullptr);
