@@ -418,6 +418,16 @@ TEST(RulesMachineMemory, LowRamCountsTheContainerLimit) {
   const auto limited = run(inv);
   ASSERT_TRUE(find(limited, "low-ram"));
   EXPECT_NE(find(limited, "low-ram")->message.find("4"), std::string::npos);
+  // Said as a limit (the machine has more), with the fix where the limit is set, not "add swap".
+  EXPECT_NE(find(limited, "low-ram")->message.find("cgroup limit"), std::string::npos);
+  EXPECT_NE(find(limited, "low-ram")->message.find("64"), std::string::npos);
+  EXPECT_NE(find(limited, "low-ram")->fix.find("--mem"), std::string::npos);
+  EXPECT_EQ(find(limited, "low-ram")->fix.find("swap"), std::string::npos);
+  inv.memory.cgroup_limit_bytes.reset();
+  inv.memory.total_bytes = 4ULL << 30;
+  const auto small = run(inv);
+  ASSERT_TRUE(find(small, "low-ram"));
+  EXPECT_EQ(find(small, "low-ram")->message.find("cgroup"), std::string::npos);
 }
 
 TEST(RulesTorchCpu, FewThreadsNamesTheUsableCpusAndTheFix) {
