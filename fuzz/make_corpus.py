@@ -50,6 +50,11 @@ def raw_number(base, path, text):
 
 # ---- saved inventories (--from) ----------------------------------------------------------------------------
 INVENTORY_EDITS = [  # (seed name, path, value): issue 10 item 7, and what the probes never write but a file can
+    ("environment-list", "environment", ["CUDA_VISIBLE_DEVICES"]),
+    ("environment-number-value", "environment", {"CUDA_VISIBLE_DEVICES": 0}),
+    ("environment-visible-empty", "environment", {"CUDA_VISIBLE_DEVICES": ""}),
+    ("environment-visible-junk", "environment", {"CUDA_VISIBLE_DEVICES": "GPU-,0,0,-1,99999999999999999999999,MIG-"}),
+    ("environment-70-names", "environment", {f"NCCL_X{i}": "1" for i in range(70)}),
     ("cuda-driver-version-empty", "nvidia.cuda_driver_version", ""),
     ("cuda-driver-version-abc", "nvidia.cuda_driver_version", "abc"),
     ("driver-version-abc", "nvidia.driver_version", "abc"),

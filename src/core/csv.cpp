@@ -177,9 +177,7 @@ namespace {
 std::string shown(std::string_view value) {
   constexpr size_t kMax = 40;
   if (value.size() <= kMax) return std::string(value);
-  size_t cut = kMax;
-  while (cut > 0 && (static_cast<unsigned char>(value[cut]) & 0xC0) == 0x80) --cut;
-  return std::string(value.substr(0, cut)) + "...";
+  return std::string(text::cut_utf8(value, kMax)) + "...";
 }
 
 /// The shortest text for a bound: 10000, not 10000.000000; 1e+15 for huge ones.

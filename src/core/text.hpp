@@ -39,6 +39,8 @@ std::string wrap(std::string_view s, size_t width, std::string_view indent,
 /// Every string from firmware, drivers, files or a child process goes through this where it enters, so the
 /// JSON writer and the terminal only ever see valid text.
 std::string clean_utf8(std::string_view s);
+/// The longest prefix of `s` of at most `max_bytes` bytes that does not end inside a UTF-8 sequence.
+std::string_view cut_utf8(std::string_view s, size_t max_bytes);
 /// The code points of UTF-8 text; clean it first (clean_utf8): an invalid byte yields some code point, never a read
 /// past the end.
 std::vector<uint32_t> code_points(std::string_view s);

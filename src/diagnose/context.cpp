@@ -198,6 +198,8 @@ Context make_context(const Inventory& inv) {
   c.torch_backend_device = torch_backend_device(inv);
   c.notebook_gpu_switch = notebook_gpu_switch(inv, c.platform);
   c.python = python_facts(inv, c.platform);
+  c.env_recorded = inv.environment.has_value();
+  c.cuda_visible = cuda_visibility(inv);
   return c;
 }
 

@@ -8,6 +8,7 @@
 
 #include "catalog/catalog.hpp"
 #include "core/version.hpp"
+#include "diagnose/cuda_visible.hpp"
 #include "diagnose/diagnose.hpp"
 #include "inventory/inventory.hpp"
 
@@ -69,6 +70,15 @@ struct Context {
   /// A ROCm or XPU build of PyTorch that sees a GPU: its device ("cuda:0", "xpu:0").
   std::optional<std::string> torch_backend_device;
   PythonFacts python;
+  bool env_recorded = false;                 ///< the inventory records the environment (older files do not)
+  std::optional<CudaVisibility> cuda_visible;  ///< CUDA_VISIBLE_DEVICES applied to the NVIDIA GPUs, when it is set
+
+  /// A recorded environment variable's value: nullopt when it is unset or the environment was not recorded.
+  std::optional<std::string> env(const std::string& name) const {
+    if (!inv.environment) return std::nullopt;
+    const auto it = inv.environment->find(name);
+    return it == inv.environment->end() ? std::nullopt : std::optional<std::string>(it->second);
+  }
 
   explicit Context(const Inventory& inventory) : inv(inventory) {}
 };

@@ -28,6 +28,12 @@ std::vector<Note> fabric_manager(const Context& c);
 std::vector<Note> driver_too_old(const Context& c);
 std::vector<Note> cuda_no_device(const Context& c);
 
+// rules_environment.cpp: the environment variables that change which GPUs CUDA sees and how it runs them.
+std::vector<Note> cuda_visible_devices_empty(const Context& c);
+std::vector<Note> cuda_visible_devices_hides(const Context& c);
+std::vector<Note> cuda_device_order(const Context& c);
+std::vector<Note> cuda_launch_blocking(const Context& c);
+
 // rules_torch.cpp: each GPU against PyTorch's builds, and the installed PyTorch.
 std::vector<Note> gpu_too_old(const Context& c);
 std::vector<Note> gpu_unsupported_by_torch(const Context& c);

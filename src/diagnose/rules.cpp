@@ -41,10 +41,25 @@ constexpr Rule kRules[] = {
      "cuInit 804 (COMPAT_NOT_SUPPORTED_ON_DEVICE): a forward-compatibility libcuda (cuda-compat) newer than the driver, "
      "on a GPU that cannot use one",
      checks::driver_too_old},
+    // Before cuda-no-device: when the variable hides every GPU, it is the cause, not the container.
+    {"cuda-visible-devices-empty", warning, kBlocks, kUnblocked,
+     "CUDA_VISIBLE_DEVICES is set to an empty value, or names no GPU of the machine (\"-1\"), while NVIDIA GPUs are "
+     "present: CUDA sees none",
+     checks::cuda_visible_devices_empty},
     {"cuda-no-device", error, kBlocks, kUnblocked,
-     "cuInit 100 (NO_DEVICE), or CUDA counting no device, while NVIDIA GPUs are present (CUDA_VISIBLE_DEVICES, a "
-     "container without GPUs)",
+     "cuInit 100 (NO_DEVICE), or CUDA counting no device, while NVIDIA GPUs are present and CUDA_VISIBLE_DEVICES does "
+     "not hide them (a container without GPUs; an older inventory without the environment)",
      checks::cuda_no_device},
+    {"cuda-visible-devices-hides", info, kAdvises, kUnblocked,
+     "CUDA_VISIBLE_DEVICES lets CUDA see fewer NVIDIA GPUs than the driver shows (names the hidden ones)",
+     checks::cuda_visible_devices_hides},
+    {"cuda-device-order", info, kAdvises, kUnblocked,
+     "CUDA_DEVICE_ORDER is unset and CUDA's numbers (fastest first) differ from nvidia-smi's (PCI order) on this "
+     "machine's GPUs",
+     checks::cuda_device_order},
+    {"cuda-launch-blocking", info, kAdvises, kAlways,
+     "CUDA_LAUNCH_BLOCKING=1: every kernel launch waits for the GPU (a debugging setting)",
+     checks::cuda_launch_blocking},
     {"gpu-too-old", error, kBlocks, kAlways,
      "no build of the newest PyTorch release runs this compute capability; the fix names the last release that does",
      checks::gpu_too_old},

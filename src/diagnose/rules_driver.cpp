@@ -169,12 +169,36 @@ std::vector<Note> driver_too_old(const Context& c) {
           c.driver_hint));
 }
 
+namespace {
+
+/// cuda-no-device where the environment is recorded: cuda-visible-devices-empty runs first and blocks, so here the
+/// variable is unset or names a GPU, and the device nodes are the likely cause.
+std::vector<Note> no_device_not_hidden(const Context& c, bool no_device) {
+  const auto visible = c.env("CUDA_VISIBLE_DEVICES");
+  if (c.windows)
+    return one(tr("CUDA sees no device although the NVIDIA GPU is present."),
+               tr("Check the card in Device Manager > Display adapters, and reinstall the driver from "
+                  "https://www.nvidia.com/Download/index.aspx (choose a clean installation)."));
+  std::string message = no_device ? tr("CUDA sees no device although the NVIDIA GPU is present (error 100): the device "
+                                       "nodes are not accessible (a container started without the GPU).")
+                                  : tr("CUDA sees no device although the NVIDIA GPU is present: the device nodes are "
+                                       "not accessible (a container started without the GPU).");
+  if (visible) message += " " + trf("CUDA_VISIBLE_DEVICES=\"{}\" names a GPU, so it is not what hides it.", *visible);
+  return one(std::move(message), tr("Check that `ls -l /dev/nvidia*` lists the devices and that you may open them "
+                                    "(group video or render); in Docker run with `--gpus all` (NVIDIA Container "
+                                    "Toolkit)."));
+}
+
+}  // namespace
+
 // CUDA counting no device while NVML or PCI sees the GPUs: CUDA_VISIBLE_DEVICES, or a container without them.
 std::vector<Note> cuda_no_device(const Context& c) {
   const auto& cu = c.inv.cuda;
   const bool no_device = c.cuda_status == cuda::ERROR_NO_DEVICE;
   const bool counts_none = cu.library_found && !cu.error && !cu.timed_out && cu.device_count == 0;
   if (c.nvidia.empty() || (!no_device && !counts_none)) return {};
+  if (c.env_recorded) return no_device_not_hidden(c, no_device);
+  // An older inventory does not say whether CUDA_VISIBLE_DEVICES was set: both causes stay possible.
   if (c.windows)
     return one(tr("CUDA sees no device although the NVIDIA GPU is present: CUDA_VISIBLE_DEVICES may hide it."),
                tr("Check it in PowerShell with `echo $env:CUDA_VISIBLE_DEVICES` and remove it with `Remove-Item "

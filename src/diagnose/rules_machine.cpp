@@ -184,8 +184,13 @@ std::vector<Note> no_gpu(const Context& c) {
 
 std::vector<Note> gpu_busy(const Context& c) {
   std::vector<Note> out;
+  const auto hidden = [&](const Gpu& g) {
+    return c.cuda_visible && std::find(c.cuda_visible->hidden_gpus.begin(), c.cuda_visible->hidden_gpus.end(), &g) !=
+                                 c.cuda_visible->hidden_gpus.end();
+  };
   for (const auto& f : c.nvidia) {
     const Gpu& g = *f.gpu;
+    if (hidden(g)) continue;  // CUDA_VISIBLE_DEVICES already keeps this process off it
     const bool busy = g.utilization_gpu_pct && *g.utilization_gpu_pct >= kBusyPercent;
     const bool memory_taken = g.memory_total_bytes && g.memory_used_bytes && *g.memory_total_bytes > 0 &&
                               double(*g.memory_used_bytes) >= double(*g.memory_total_bytes) * kTakenShare;

@@ -271,6 +271,14 @@ std::vector<Note> torch_few_threads(const Context& c) {
   const int threads = *c.inv.torch->num_threads;
   const auto cpus = usable_cpu_count(c.inv.cpu);
   if (!cpus || threads >= *cpus) return {};
+  // PyTorch takes its thread count from OMP_NUM_THREADS when it is set: then that is the likely cause.
+  if (const auto omp = c.env("OMP_NUM_THREADS"))
+    return one(trf("PyTorch uses {} CPU thread(s) of the {} this process may use, and OMP_NUM_THREADS=\"{}\" is set: "
+                   "its CPU work (matrix products, convolutions) runs up to {}x slower than it could.",
+                   threads, *cpus, *omp, *cpus / threads),
+               trf("Start Python with OMP_NUM_THREADS={0} (or unset it: `unset OMP_NUM_THREADS`), or call "
+                   "torch.set_num_threads({0}) at the start of your script.",
+                   *cpus));
   return one(trf("PyTorch uses {} CPU thread(s) of the {} this process may use: its CPU work (matrix products, "
                  "convolutions) runs up to {}x slower than it could.",
                  threads, *cpus, *cpus / threads),

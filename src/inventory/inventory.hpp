@@ -5,6 +5,7 @@
 /// Units are in the names (bytes, mhz, mw, c); an absent value is std::nullopt and the reason is in
 /// the section's `errors`.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -283,6 +284,17 @@ struct RocmInfo {
   std::optional<std::string> hsa_override_gfx_version; ///< HSA_OVERRIDE_GFX_VERSION, when set
 };
 
+/// Bounds on the recorded environment (probe/environment.cpp writes it, inventory/json.cpp reads it back).
+inline constexpr size_t kMaxEnvironmentVariables = 64;
+inline constexpr size_t kMaxEnvironmentValueBytes = 4096;
+/// A variable name longer than this is no setting anyone types: not recorded.
+inline constexpr size_t kMaxEnvironmentNameBytes = 128;
+
+/// The environment variables that change what GPUs and threads a program gets (probe/environment.cpp lists
+/// them), name -> value as the process saw it. A variable that is unset is absent; one set to "" is present with
+/// an empty value (CUDA_VISIBLE_DEVICES="" hides every GPU). nullopt: not recorded (an older gpuscout's file).
+using Environment = std::map<std::string, std::string>;
+
 struct Inventory {
   std::string schema = kInventorySchema;
   std::string gpuscout_version;
@@ -300,6 +312,7 @@ struct Inventory {
   CudaInfo cuda;
   ToolkitInfo toolkit;
   RocmInfo rocm;
+  std::optional<Environment> environment;
   PythonInfo python;
   std::optional<TorchInfo> torch;
   double probe_ms = 0;  ///< wall time the probes took

@@ -39,6 +39,7 @@ void for_each_section(Inv& inv, Visit&& visit) {
   visit("cuda", inv.cuda);
   visit("toolkit", inv.toolkit);
   visit("rocm", inv.rocm);
+  visit("environment", inv.environment);
   visit("python", inv.python);
   visit("torch", inv.torch);
   visit("probe_ms", inv.probe_ms);
@@ -160,6 +161,22 @@ void read_value(const json& j, const JsonPath& path, std::string_view key, T& ou
     if (i < 0 && !may_be_negative) reject(path, trf("{} is negative", shown(j)));
     if (i < lo || (i > 0 && static_cast<unsigned long long>(i) > hi)) out_of_range();
     out = static_cast<T>(i);
+  }
+}
+
+/// The recorded environment: an object of strings, bounded as the probe bounds it (names, count, value size).
+void read_value(const json& j, const JsonPath& path, std::string_view, Environment& out) {
+  if (!j.is_object()) wrong_type(j, path, N_("an object"));
+  out.clear();
+  for (const auto& [name, value] : j.items()) {
+    JsonPath element = path;
+    element.emplace_back(name);
+    if (!value.is_string()) wrong_type(value, element, N_("text"));
+    if (name.empty() || name.size() > kMaxEnvironmentNameBytes) reject(element, tr("is not a variable name"));
+    if (out.size() == kMaxEnvironmentVariables)
+      reject(path, trf("holds more than {} variables", kMaxEnvironmentVariables));
+    const std::string clean = text::clean_utf8(value.get_ref<const std::string&>());
+    out[text::clean_utf8(name)] = std::string(text::cut_utf8(clean, kMaxEnvironmentValueBytes));
   }
 }
 

@@ -22,6 +22,7 @@ namespace gpuscout::os::native {
 /// Only regular files are read: a folder, device, FIFO or socket is refused before any byte is read.
 Result<std::string> read_file(const std::string& real_path, const std::string& path, size_t max_bytes);
 std::optional<std::string> getenv(const std::string& name);
+std::vector<std::string> environment_names();
 Result<FsSpace> filesystem_space(const std::string& mount);
 std::string machine_arch();
 std::optional<std::string> hostname();

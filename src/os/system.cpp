@@ -72,22 +72,47 @@ Result<std::string> read_link(const std::string& path) {
   return core::from_path(target);
 }
 
-std::optional<std::string> getenv(const std::string& name) {
-  if (sysroot().empty()) return native::getenv(name);
+namespace {
+
+/// Each "NAME=VALUE" entry of the recorded environ file, in order. Recorded files are NUL-separated like the real
+/// one; newlines are accepted from hand-written fixtures.
+template <typename Visit>
+void for_each_recorded_entry(Visit&& visit) {
   auto environ_file = read_file("/proc/self/environ", 1 << 20);
-  if (!environ_file) return std::nullopt;
-  // Recorded environ files are NUL-separated like the real one; accept newlines from hand-written fixtures.
+  if (!environ_file) return;
   std::string_view all = *environ_file;
   size_t start = 0;
   while (start < all.size()) {
     size_t end = all.find_first_of(std::string_view("\0\n", 2), start);
     if (end == std::string_view::npos) end = all.size();
     const auto entry = all.substr(start, end - start);
-    if (entry.size() > name.size() && entry.substr(0, name.size()) == name && entry[name.size()] == '=')
-      return std::string(entry.substr(name.size() + 1));
+    const auto eq = entry.find('=');
+    if (eq != std::string_view::npos && eq > 0 && visit(entry.substr(0, eq), entry.substr(eq + 1))) return;
     start = end + 1;
   }
-  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> getenv(const std::string& name) {
+  if (sysroot().empty()) return native::getenv(name);
+  std::optional<std::string> found;
+  for_each_recorded_entry([&](std::string_view key, std::string_view value) {
+    if (key != name) return false;
+    found = std::string(value);
+    return true;
+  });
+  return found;
+}
+
+std::vector<std::string> environment_names() {
+  if (sysroot().empty()) return native::environment_names();
+  std::vector<std::string> names;
+  for_each_recorded_entry([&](std::string_view key, std::string_view) {
+    names.emplace_back(key);
+    return false;
+  });
+  return names;
 }
 
 Result<FsSpace> filesystem_space(const std::string& mount) {

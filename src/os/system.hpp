@@ -32,6 +32,9 @@ Result<std::string> read_link(const std::string& path);
 /// Environment variable lookup. Under a sysroot, the recorded <sysroot>/proc/self/environ answers
 /// instead of the real environment, so a recorded Colab VM carries its COLAB_* variables.
 std::optional<std::string> getenv(const std::string& name);
+/// The names of every variable in the environment getenv answers from (the recorded one under a sysroot), in
+/// the order the environment lists them; for prefix rules such as NCCL_*. Not cleaned: callers bound and clean.
+std::vector<std::string> environment_names();
 
 struct FsSpace {
   uint64_t total_bytes = 0;

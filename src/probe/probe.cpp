@@ -172,6 +172,7 @@ Inventory collect(const Options& options) {
     probe_amdgpu(inv.gpus, inv.rocm);
   }
   if (options.toolkit) inv.toolkit = probe_toolkit();
+  inv.environment = probe_environment();
   if (os::sysroot().empty()) inv.hostname = os::hostname();
 
   // 3. Drivers.

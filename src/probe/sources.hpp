@@ -1,6 +1,7 @@
 #pragma once
 /// The individual probes. Each fills its own part of an Inventory and records its own errors.
 /// Pure parsers take text and return values, so tests feed them strings from real machines.
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -130,6 +131,15 @@ KfdProperties parse_kfd_properties(std::string_view text);
 std::optional<std::string> gfx_target_name(uint64_t version);
 /// Fills AMD GPUs' memory and gfx target, and the ROCm facts.
 void probe_amdgpu(std::vector<Gpu>& gpus, RocmInfo& rocm);
+
+// --- Environment (environment.cpp) ---
+using EnvironmentLookup = std::function<std::optional<std::string>(const std::string&)>;
+/// The recorded variables among `names` (the environment's names, for the prefix rules) and the fixed list, with
+/// their values from `lookup`: unset ones absent, values cleaned to UTF-8 and cut to kMaxEnvironmentValueBytes, at
+/// most kMaxEnvironmentVariables (the fixed names first, then the prefixed ones by name).
+Environment recorded_environment(const std::vector<std::string>& names, const EnvironmentLookup& lookup);
+/// The recorded variables of this process (of <sysroot>/proc/self/environ under a sysroot).
+Environment probe_environment();
 
 // --- NVIDIA kernel module state (nvidia_module.cpp) ---
 void probe_nvidia_module(NvidiaInfo& info);

@@ -167,6 +167,17 @@ void section_python(const Inventory& inv, bool detail, std::string& out) {
   }
 }
 
+/// The recorded variables that are set, as a shell would write them (an empty value as ""); long values (a
+/// LD_LIBRARY_PATH) cut for the screen, whole in --json.
+void section_environment(const Inventory& inv, bool, std::string& out) {
+  constexpr size_t kShownBytes = 160;
+  for (const auto& [name, value] : *inv.environment) {
+    const std::string_view shown = text::cut_utf8(value, kShownBytes);
+    out += fmt::format("  {}={}{}\n", name, value.empty() ? "\"\"" : std::string(shown),
+                       shown.size() < value.size() ? "..." : "");
+  }
+}
+
 }  // namespace
 
 std::string render_inventory_text(const Inventory& inv, const TextStyle& style) {
@@ -181,6 +192,11 @@ std::string render_inventory_text(const Inventory& inv, const TextStyle& style) 
   for (const auto& [title, write] : sections) {
     out += p.bold(tr(title)) + "\n";
     write(inv, style.detail, out);
+  }
+  // Only in `info`, and only when something is set: most machines set none of these.
+  if (style.detail && inv.environment && !inv.environment->empty()) {
+    out += p.bold(tr("Environment")) + "\n";
+    section_environment(inv, style.detail, out);
   }
   return out;
 }

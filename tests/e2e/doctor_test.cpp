@@ -283,11 +283,16 @@ TEST(Output, JsonIsCompleteEvenWhenEverythingFails) {
   EXPECT_TRUE(doc.contains("verdict"));
 }
 
-TEST(Doctor, HiddenByCudaVisibleDevices) {
-  auto env = merge({e2e::fake_driver_env("rtx4090"), e2e::sysroot_env("no-gpu-vm"), no_python(), {{"CUDA_VISIBLE_DEVICES", ""}}});
+TEST(Doctor, NoDeviceWithoutTheVariableBlamesTheContainer) {
+  // The recorded machine's environment has no CUDA_VISIBLE_DEVICES, and CUDA still counts nothing (error 100: the
+  // fake driver is hidden from here, standing in for device nodes the container lacks).
+  auto env = merge({e2e::fake_driver_env("rtx4090"), e2e::sysroot_env("no-gpu-vm"), no_python(),
+                    {{"CUDA_VISIBLE_DEVICES", ""}}});
   const json doc = doctor(env, {"--no-python"});
   EXPECT_EQ(doc["verdict"]["status"], "needs-action");
-  EXPECT_TRUE(codes(doc).count("cuda-no-device")) << doc["verdict"].dump(2);
+  const json* f = e2e::finding(doc, "cuda-no-device");
+  ASSERT_NE(f, nullptr) << doc["verdict"].dump(2);
+  EXPECT_EQ((*f)["message"].get<std::string>().find("CUDA_VISIBLE_DEVICES"), std::string::npos) << (*f)["message"];
   EXPECT_EQ(doc["verdict"]["device"], "cpu");
 }
 

@@ -127,7 +127,21 @@ const std::map<std::string, std::string> kGoldenScenario = {
     {"no-gpu-vm", "nvml-errors"},
     {"win-laptop-4060", "win-laptop-4060"},
     {"win-driver-mismatch", "win-driver-mismatch"},
+    {"container-limited", "two-mixed"},  // a GPU node's pod given CUDA_VISIBLE_DEVICES=0 of its two GPUs
 };
+
+// The fake drivers read the real environment, as the driver reads the recorded process's: the variables CUDA
+// honours are passed on from the sysroot's recorded proc/self/environ, so CUDA sees what that process saw.
+std::map<std::string, std::string> recorded_cuda_environment(const std::string& name) {
+  std::map<std::string, std::string> out = {{"CUDA_VISIBLE_DEVICES", "<unset>"}, {"CUDA_DEVICE_ORDER", "<unset>"}};
+  std::ifstream in(std::string(GPUSCOUT_SYSROOTS_DIR) + "/" + name + "/proc/self/environ", std::ios::binary);
+  std::string entry;
+  while (std::getline(in, entry, '\0')) {
+    const auto eq = entry.find('=');
+    if (eq != std::string::npos && out.count(entry.substr(0, eq))) out[entry.substr(0, eq)] = entry.substr(eq + 1);
+  }
+  return out;
+}
 
 void replace_all(std::string& s, const std::string& from, const std::string& to) {
   for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
@@ -177,7 +191,8 @@ TEST_P(Sysroot, WholeOutputMatchesGoldenFile) {
   const std::string name = GetParam();
   const auto scenario = kGoldenScenario.find(name);
   auto env = e2e::merge({e2e::sysroot_env(name), {{"GPUSCOUT_PYTHON", "/nonexistent/python3"}}});
-  if (scenario != kGoldenScenario.end()) env = e2e::merge({env, e2e::fake_driver_env(scenario->second)});
+  if (scenario != kGoldenScenario.end())
+    env = e2e::merge({env, e2e::fake_driver_env(scenario->second), recorded_cuda_environment(name)});
   const auto run = e2e::run_gpuscout({"info", "--json", "--no-python"}, env);
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json got = without_volatile_fields(run.json());

@@ -141,3 +141,38 @@ TEST(InventoryReader, RoundTripsEveryGoldenMachine) {
   }
   EXPECT_GE(checked, 10);
 }
+
+// The environment: "" and unset are different facts, and so are "not recorded" (null) and "none set" ({}).
+TEST(InventoryReader, EnvironmentKeepsEmptyValuesAndNotRecorded) {
+  Inventory inv;
+  inv.environment = Environment{{"CUDA_VISIBLE_DEVICES", ""}, {"NCCL_DEBUG", "INFO"}};
+  auto back = inventory_from_json(nlohmann::json::parse(json_text(inventory_to_json(inv))), "round-trip");
+  ASSERT_TRUE(back.has_value()) << back.error().message;
+  EXPECT_EQ(back->environment, inv.environment);
+  inv.environment = Environment{};
+  back = inventory_from_json(nlohmann::json::parse(json_text(inventory_to_json(inv))), "round-trip");
+  ASSERT_TRUE(back->environment.has_value());
+  EXPECT_TRUE(back->environment->empty());
+  inv.environment.reset();
+  const auto written = nlohmann::json::parse(json_text(inventory_to_json(inv)));
+  EXPECT_TRUE(written.at("environment").is_null());
+  EXPECT_FALSE(inventory_from_json(written, "old")->environment.has_value());
+}
+
+TEST(InventoryReader, EnvironmentFromOutsideIsBounded) {
+  auto r = inventory_from_json(nlohmann::json::parse(doc(R"("environment": {"CUDA_VISIBLE_DEVICES": 0})")), "f");
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().message, "f: field environment.CUDA_VISIBLE_DEVICES: 0 is a number, expected text");
+  r = inventory_from_json(nlohmann::json::parse(doc(R"("environment": ["CUDA_VISIBLE_DEVICES"])")), "f");
+  ASSERT_FALSE(r.has_value());
+  nlohmann::json many = nlohmann::json::parse(doc(R"("environment": {})"));
+  for (int i = 0; i < 65; ++i) many["environment"]["NCCL_X" + std::to_string(i)] = "1";
+  r = inventory_from_json(many, "f");
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().message, "f: field environment: holds more than 64 variables");
+  nlohmann::json big = nlohmann::json::parse(doc(R"("environment": {})"));
+  big["environment"]["LD_LIBRARY_PATH"] = std::string(10000, 'a');
+  r = inventory_from_json(big, "f");
+  ASSERT_TRUE(r.has_value()) << r.error().message;
+  EXPECT_EQ(r->environment->at("LD_LIBRARY_PATH").size(), kMaxEnvironmentValueBytes);
+}

@@ -16,6 +16,8 @@
 #include "core/i18n.hpp"
 #include "os/native.hpp"
 
+extern char** environ;
+
 namespace gpuscout::os::native {
 namespace {
 
@@ -55,6 +57,16 @@ std::optional<std::string> getenv(const std::string& name) {
   const char* v = std::getenv(name.c_str());
   if (!v) return std::nullopt;
   return std::string(v);
+}
+
+std::vector<std::string> environment_names() {
+  std::vector<std::string> names;
+  for (char** e = environ; e && *e; ++e) {
+    const std::string_view entry(*e);
+    const auto eq = entry.find('=');
+    if (eq != std::string_view::npos && eq > 0) names.emplace_back(entry.substr(0, eq));
+  }
+  return names;
 }
 
 Result<FsSpace> filesystem_space(const std::string& mount) {

@@ -63,6 +63,20 @@ std::optional<std::string> getenv(const std::string& name) {
   return std::nullopt;
 }
 
+std::vector<std::string> environment_names() {
+  std::vector<std::string> names;
+  wchar_t* env = GetEnvironmentStringsW();
+  if (!env) return names;
+  for (const wchar_t* p = env; *p; p += wcslen(p) + 1) {
+    const std::wstring_view entry(p);
+    // "=C:=C:\\dir" entries (the current folder per drive) start with '=' and are no variables.
+    const auto eq = entry.find(L'=', 1);
+    if (entry.front() != L'=' && eq != std::wstring_view::npos) names.push_back(core::from_utf16(entry.substr(0, eq)));
+  }
+  FreeEnvironmentStringsW(env);
+  return names;
+}
+
 Result<FsSpace> filesystem_space(const std::string& mount) {
   ULARGE_INTEGER avail{}, total{}, free{};
   if (!GetDiskFreeSpaceExW(core::to_utf16(mount).c_str(), &avail, &total, &free))
