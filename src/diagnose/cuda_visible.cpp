@@ -74,9 +74,11 @@ Walk walk(const VisibleList& list, const std::vector<const Gpu*>& gpus) {
       if (e.kind == VisibleKind::gpu_uuid && uuids_known) valid = g != nullptr;
       const bool repeated = std::find(w.named.begin(), w.named.end(), g) != w.named.end();
       if (g && e.kind == VisibleKind::gpu_uuid && repeated) valid = false;
-      if (valid && g) w.named.push_back(g);
-      w.all_indices = false;
-      w.all_named = w.all_named && g != nullptr;
+      if (valid) {
+        if (g) w.named.push_back(g);
+        w.all_indices = false;
+        w.all_named = w.all_named && g != nullptr;
+      }
     }
     if (!valid) {
       w.stopped_at = e.text;
