@@ -2,6 +2,7 @@
 /// The facts every diagnose rule reads, derived once from an Inventory and the data tables. Rules never parse or
 /// look anything up themselves, so a bad value (an unparseable driver version in a --from file, a bad table cell)
 /// is handled here once: it becomes an unknown fact (nullopt), never a crash.
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -78,6 +79,12 @@ struct Context {
     if (!inv.environment) return std::nullopt;
     const auto it = inv.environment->find(name);
     return it == inv.environment->end() ? std::nullopt : std::optional<std::string>(it->second);
+  }
+
+  /// CUDA_VISIBLE_DEVICES keeps this process off `gpu` (and the inventory tells which GPU that is).
+  bool hidden_by_cuda_visible_devices(const Gpu& gpu) const {
+    return cuda_visible && std::find(cuda_visible->hidden_gpus.begin(), cuda_visible->hidden_gpus.end(), &gpu) !=
+                               cuda_visible->hidden_gpus.end();
   }
 
   explicit Context(const Inventory& inventory) : inv(inventory) {}

@@ -23,7 +23,7 @@ std::string unset_step(const Context& c, std::string_view name) {
 }
 
 std::string gpu_label(const Gpu& g) {
-  return g.pci_bus_id ? fmt::format("{} ({})", g.name, *g.pci_bus_id) : g.name;
+  return g.pci_bus_id ? trf("{} at {}", g.name, *g.pci_bus_id) : g.name;
 }
 
 }  // namespace

@@ -184,13 +184,9 @@ std::vector<Note> no_gpu(const Context& c) {
 
 std::vector<Note> gpu_busy(const Context& c) {
   std::vector<Note> out;
-  const auto hidden = [&](const Gpu& g) {
-    return c.cuda_visible && std::find(c.cuda_visible->hidden_gpus.begin(), c.cuda_visible->hidden_gpus.end(), &g) !=
-                                 c.cuda_visible->hidden_gpus.end();
-  };
   for (const auto& f : c.nvidia) {
     const Gpu& g = *f.gpu;
-    if (hidden(g)) continue;  // CUDA_VISIBLE_DEVICES already keeps this process off it
+    if (c.hidden_by_cuda_visible_devices(g)) continue;  // this process is already kept off it
     const bool busy = g.utilization_gpu_pct && *g.utilization_gpu_pct >= kBusyPercent;
     const bool memory_taken = g.memory_total_bytes && g.memory_used_bytes && *g.memory_total_bytes > 0 &&
                               double(*g.memory_used_bytes) >= double(*g.memory_total_bytes) * kTakenShare;
@@ -217,12 +213,16 @@ std::vector<Note> gpu_busy(const Context& c) {
 
 std::vector<Note> mixed_vram(const Context& c) {
   uint64_t lo = UINT64_MAX, hi = 0;
-  for (const auto& f : c.nvidia)
+  size_t usable = 0;
+  for (const auto& f : c.nvidia) {
+    if (c.hidden_by_cuda_visible_devices(*f.gpu)) continue;  // not this process's to train on
+    ++usable;
     if (f.gpu->memory_total_bytes) {
       lo = std::min(lo, *f.gpu->memory_total_bytes);
       hi = std::max(hi, *f.gpu->memory_total_bytes);
     }
-  if (c.nvidia.size() < 2 || hi == 0 || lo == UINT64_MAX || double(hi) <= double(lo) * 1.05) return {};
+  }
+  if (usable < 2 || hi == 0 || lo == UINT64_MAX || double(hi) <= double(lo) * 1.05) return {};
   return one(trf("The GPUs have different memory ({} to {}): data-parallel training keeps a full copy per GPU, so "
                  "every GPU is limited to the smallest.",
                  units::format_bytes(lo), units::format_bytes(hi)),

@@ -186,7 +186,7 @@ TEST(RulesEnvironment, HidesNamesTheHiddenGpus) {
   EXPECT_EQ(f->severity, "info");
   EXPECT_TRUE(has(f->message, "CUDA_VISIBLE_DEVICES=\"0\"")) << f->message;
   EXPECT_TRUE(has(f->message, "1 of the 2")) << f->message;
-  EXPECT_TRUE(has(f->message, "hidden: 1 (NVIDIA GeForce RTX 3060 (0000:01:00.0))")) << f->message;
+  EXPECT_TRUE(has(f->message, "hidden: 1 (NVIDIA GeForce RTX 3060 at 0000:01:00.0)")) << f->message;
   EXPECT_FALSE(e.blocked);
   // Where the list stops early, the entry is named.
   const auto stop = run(with_visible(two_gpus(), "0,-1,1", {1}));
@@ -278,4 +278,13 @@ TEST(RulesEnvironment, BusyGpuThatTheListHidesIsNotReported) {
   EXPECT_TRUE(codes_of(run(inv)).count("gpu-busy"));
   (*inv.environment)["CUDA_VISIBLE_DEVICES"] = "GPU-9c1e";  // only the 3090 for this process
   EXPECT_FALSE(codes_of(run(inv)).count("gpu-busy"));
+}
+
+TEST(RulesEnvironment, MixedMemoryCountsOnlyTheGpusThisProcessSees) {
+  Inventory inv = two_gpus();
+  (*inv.environment)["CUDA_DEVICE_ORDER"] = "PCI_BUS_ID";
+  inv.gpus[0].memory_total_bytes = 12ULL << 30;
+  EXPECT_TRUE(codes_of(run(inv)).count("mixed-vram"));
+  (*inv.environment)["CUDA_VISIBLE_DEVICES"] = "1";  // the 24 GiB card alone, by PCI position
+  EXPECT_FALSE(codes_of(run(inv)).count("mixed-vram"));
 }
