@@ -80,30 +80,74 @@ std::optional<double> parse_double(std::string_view s) {
   return value;
 }
 
+namespace {
+
+/// One part of a CPU list: "lo", "lo-hi" or the kernel's grouped stride "lo-hi:used/group" (cpuset and isolcpus
+/// lists accept it: "0-1023:2/256" is 0,1,256,257,512,513,768,769).
+struct CpuRange {
+  long long lo = 0, hi = 0, used = 1, group = 1;
+};
+
+std::optional<CpuRange> parse_cpu_range(std::string_view part) {
+  CpuRange r;
+  const auto colon = part.find(':');
+  if (colon != std::string_view::npos) {
+    const auto stride = part.substr(colon + 1);
+    const auto slash = stride.find('/');
+    if (slash == std::string_view::npos) return std::nullopt;
+    const auto used = parse_int(stride.substr(0, slash)), group = parse_int(stride.substr(slash + 1));
+    if (!used || !group || *used <= 0 || *group <= 0 || *used > *group) return std::nullopt;
+    r.used = *used;
+    r.group = *group;
+    part = part.substr(0, colon);
+    if (part.find('-') == std::string_view::npos) return std::nullopt;  // a stride needs a range
+  }
+  const auto dash = part.find('-');
+  const auto lo = parse_int(part.substr(0, dash));
+  const auto hi = dash == std::string_view::npos ? lo : parse_int(part.substr(dash + 1));
+  if (!lo || !hi || *lo < 0 || *hi < *lo || *hi >= kMaxCpus) return std::nullopt;
+  r.lo = *lo;
+  r.hi = *hi;
+  return r;
+}
+
+}  // namespace
+
 std::optional<std::vector<int>> parse_cpu_list(std::string_view s) {
   s = trim(s);
   std::vector<int> cpus;
   if (s.empty()) return cpus;
   // Counted before anything is stored, so a hostile list ("0-65535,0-65535,..." over 64 KB) costs one pass
-  // over its text, not gigabytes.
-  std::vector<std::pair<long long, long long>> ranges;
+  // over its text, not gigabytes: each range counts its whole span, strided or not.
+  std::vector<CpuRange> ranges;
   long long total = 0;
   for (auto part : split(s, ',')) {
-    part = trim(part);
-    const auto dash = part.find('-');
-    const auto lo = parse_int(part.substr(0, dash));
-    const auto hi = dash == std::string_view::npos ? lo : parse_int(part.substr(dash + 1));
-    if (!lo || !hi || *lo < 0 || *hi < *lo || *hi >= kMaxCpus) return std::nullopt;
-    total += *hi - *lo + 1;
+    const auto range = parse_cpu_range(trim(part));
+    if (!range) return std::nullopt;
+    total += range->hi - range->lo + 1;
     if (total > kMaxCpus) return std::nullopt;
-    ranges.emplace_back(*lo, *hi);
+    ranges.push_back(*range);
   }
   cpus.reserve(static_cast<size_t>(total));
-  for (const auto& [lo, hi] : ranges)
-    for (long long c = lo; c <= hi; ++c) cpus.push_back(static_cast<int>(c));
+  for (const auto& r : ranges)
+    for (long long c = r.lo; c <= r.hi; ++c)
+      if ((c - r.lo) % r.group < r.used) cpus.push_back(static_cast<int>(c));
   std::sort(cpus.begin(), cpus.end());
   cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
   return cpus;
+}
+
+std::string format_cpu_list(const std::vector<int>& cpus) {
+  std::string out;
+  for (size_t i = 0; i < cpus.size();) {
+    size_t j = i;
+    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
+    if (!out.empty()) out += ',';
+    out += std::to_string(cpus[i]);
+    if (j > i) out += '-' + std::to_string(cpus[j]);
+    i = j + 1;
+  }
+  return out;
 }
 
 std::string join(const std::vector<std::string>& parts, std::string_view sep) {

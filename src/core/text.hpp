@@ -21,9 +21,12 @@ std::optional<double> parse_double(std::string_view s);
 /// The most CPUs a list may name: Linux's NR_CPUS tops out at 8192 today; 65536 leaves room and bounds
 /// the work a hostile list can cause.
 inline constexpr long long kMaxCpus = 65536;
-/// Parses a CPU list as in /sys and /proc ("0-3,8,10-11") into sorted, distinct CPU numbers; nullopt if
-/// malformed, if a CPU number is kMaxCpus or more, or if the ranges together name more than kMaxCpus CPUs.
+/// Parses a CPU list as in /sys and /proc ("0-3,8,10-11", and the kernel's grouped stride "0-15:2/4" = 0,1,4,5,...)
+/// into sorted, distinct CPU numbers; nullopt if malformed, if a CPU number is kMaxCpus or more, or if the ranges
+/// together span more than kMaxCpus CPUs.
 std::optional<std::vector<int>> parse_cpu_list(std::string_view s);
+/// The kernel's form of sorted, distinct CPU numbers: {0,1,2,3,8} -> "0-3,8"; "" for none.
+std::string format_cpu_list(const std::vector<int>& cpus);
 /// Joins with a separator.
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 

@@ -58,6 +58,7 @@ std::vector<Note> gpu_busy(const Context& c);
 std::vector<Note> mixed_vram(const Context& c);
 std::vector<Note> low_ram(const Context& c);
 std::vector<Note> small_dev_shm(const Context& c);
+std::vector<Note> gpu_far_numa(const Context& c);
 std::vector<Note> low_disk(const Context& c);
 std::vector<Note> windows_long_paths(const Context& c);
 std::vector<Note> driver_model_tcc(const Context& c);

@@ -108,6 +108,10 @@ constexpr Rule kRules[] = {
     {"small-dev-shm", warning, kAdvises, kAlways,
      "a container (not a hosted notebook) whose /dev/shm is under 1 GiB: DataLoader workers die with \"bus error\"",
      checks::small_dev_shm},
+    {"gpu-far-numa", info, kAdvises, kAlways,
+     "the process may run only on CPUs of NUMA nodes other than a GPU's (`cpu.allowed_cpus`, `gpus[].numa_node`); the "
+     "fix is the numactl line for the GPU's node",
+     checks::gpu_far_numa},
     {"low-disk", warning, kAdvises, kAlways,
      "under 20 GiB free on /, /home, a notebook's work folder or Windows' C: drive",
      checks::low_disk},

@@ -1,11 +1,13 @@
 // Rules about machines without an NVIDIA GPU, machines with several, and the machine itself (RAM, disk, kind).
 #include <algorithm>
 #include <cstdint>
+#include <map>
 
 #include <fmt/format.h>
 
 #include "core/data_files.hpp"
 #include "core/i18n.hpp"
+#include "core/text.hpp"
 #include "core/units.hpp"
 #include "diagnose/rule_checks.hpp"
 #include "diagnose/torch_choice.hpp"
@@ -272,6 +274,47 @@ std::vector<Note> small_dev_shm(const Context& c) {
                            "in the pod spec, or use DataLoader(num_workers=0)."));
   return one(message, tr("Start the container with `--shm-size=8g` (or `--ipc=host`; docker compose: `shm_size: 8gb`), "
                          "or use DataLoader(num_workers=0)."));
+}
+
+namespace {
+
+/// The NUMA nodes whose CPUs the process may run on, by node number; nullopt when a list does not parse.
+std::optional<std::vector<int>> nodes_of_cpus(const std::vector<NumaNode>& nodes, const std::vector<int>& allowed) {
+  std::vector<int> out;
+  for (const auto& node : nodes) {
+    const auto cpus = text::parse_cpu_list(node.cpus);
+    if (!cpus) return std::nullopt;
+    if (std::any_of(cpus->begin(), cpus->end(),
+                    [&](int cpu) { return std::binary_search(allowed.begin(), allowed.end(), cpu); }))
+      out.push_back(node.node);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<Note> gpu_far_numa(const Context& c) {
+  const auto& cpu = c.inv.cpu;
+  if (c.windows || cpu.numa_nodes.size() < 2 || !cpu.allowed_cpus) return {};
+  const auto allowed = text::parse_cpu_list(*cpu.allowed_cpus);
+  if (!allowed || allowed->empty()) return {};
+  const auto near = nodes_of_cpus(cpu.numa_nodes, *allowed);
+  if (!near || near->empty()) return {};
+  // One note per far node, naming its GPUs: two cards on node 1 need one numactl line, not two.
+  std::map<int, std::vector<std::string>> far;
+  for (const auto& g : c.inv.gpus)
+    if (!g.integrated && g.numa_node && std::find(near->begin(), near->end(), *g.numa_node) == near->end())
+      far[*g.numa_node].push_back(trf("GPU {} ({})", g.index, g.name));
+  std::vector<Note> out;
+  for (const auto& [node, gpus] : far)
+    out.push_back(Note{trf("NUMA node {} holds {}, but this process may run only on CPUs {} (node {}): every copy "
+                           "between memory and the GPU crosses from one processor to the other, which slows data "
+                           "loading and transfers.",
+                           node, text::join(gpus, ", "), *cpu.allowed_cpus, fmt::format("{}", fmt::join(*near, ", "))),
+                       trf("Run on that node's CPUs and memory: `numactl --cpunodebind={0} --membind={0} python "
+                           "train.py` (on a cluster, ask the scheduler for CPUs on node {0}).",
+                           node)});
+  return out;
 }
 
 std::vector<Note> low_disk(const Context& c) {

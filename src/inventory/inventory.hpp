@@ -29,6 +29,13 @@ struct CpuCache {
   std::optional<int> shared_by_cpus;
 };
 
+/// One NUMA node (/sys/devices/system/node/nodeN): memory and CPUs close to each other.
+struct NumaNode {
+  int node = 0;                                 ///< N of nodeN
+  std::string cpus;                             ///< its CPUs in the kernel's list form ("0-15,32-47"); "" for none
+  std::optional<uint64_t> memory_total_bytes;   ///< "Node N MemTotal" of nodeN/meminfo
+};
+
 struct CpuInfo {
   std::string arch;  ///< "x86_64", "aarch64"
   std::optional<std::string> vendor;  ///< "GenuineIntel", "AuthenticAMD", "ARM", ...
@@ -50,6 +57,9 @@ struct CpuInfo {
   std::vector<CpuCache> caches;
   std::vector<std::string> features;   ///< deep-learning-relevant SIMD features the OS enables
   bool hypervisor = false;             ///< the CPU reports running under a hypervisor
+  /// The CPUs this process may run on (Cpus_allowed_list of /proc/self/status), in the kernel's list form.
+  std::optional<std::string> allowed_cpus;
+  std::vector<NumaNode> numa_nodes;    ///< empty where the kernel shows none (or on Windows)
   std::vector<ProbeError> errors;
 };
 
@@ -125,6 +135,8 @@ struct Gpu {
   std::optional<uint16_t> pci_subsystem_device_id;
   std::optional<std::string> pci_name;      ///< the name pci.ids gives
   std::optional<std::string> kernel_driver; ///< "nvidia", "nouveau", "amdgpu", "i915", "xe", ...
+  /// The NUMA node the device hangs off (sysfs numa_node); none where the kernel says -1 (no affinity, or unknown).
+  std::optional<int> numa_node;
   bool integrated = false;
   std::optional<int> nvml_index;
   std::optional<int> cuda_index;  ///< CUDA's ordinal (fastest first unless CUDA_DEVICE_ORDER=PCI_BUS_ID)

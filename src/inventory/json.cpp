@@ -48,7 +48,7 @@ void for_each_section(Inv& inv, Visit&& visit) {
 // --- What a field of a file from outside may hold -------------------------------------------------------------
 
 /// String fields that later code parses: checked here, once, so no consumer meets an unparsable one.
-enum class Shape { text, version, compute_capability };
+enum class Shape { text, version, compute_capability, cpu_list };
 constexpr std::pair<std::string_view, Shape> kShapes[] = {
     {"driver_version", Shape::version},      {"cuda_driver_version", Shape::version},
     {"kernel_module_version", Shape::version}, {"nvml_version", Shape::version},
@@ -56,6 +56,7 @@ constexpr std::pair<std::string_view, Shape> kShapes[] = {
     {"cuda", Shape::version},                {"hip", Shape::version},
     {"torch_cuda", Shape::version},
     {"compute_capability", Shape::compute_capability}, {"capability", Shape::compute_capability},
+    {"cpus", Shape::cpu_list},               {"allowed_cpus", Shape::cpu_list},
 };
 
 /// Integer fields that may be negative; every other count, index, clock or size is >= 0.
@@ -122,6 +123,8 @@ void read_value(const json& j, const JsonPath& path, std::string_view key, std::
     reject(path, trf("{} is not a version like 12.8", shown(j)));
   if (shape == Shape::compute_capability && !is_compute_capability(out))
     reject(path, trf("{} is not a compute capability like 8.9", shown(j)));
+  if (shape == Shape::cpu_list && !text::parse_cpu_list(out))
+    reject(path, trf("{} is not a CPU list like 0-7,16-23", shown(j)));
 }
 
 void read_value(const json& j, const JsonPath& path, std::string_view, bool& out) {

@@ -41,8 +41,9 @@ using Json = nlohmann::ordered_json;
 
 GPUSCOUT_INVENTORY_JSON(ProbeError, source, what, message, code)
 GPUSCOUT_INVENTORY_JSON(CpuCache, level, type, size_bytes, shared_by_cpus)
+GPUSCOUT_INVENTORY_JSON(NumaNode, node, cpus, memory_total_bytes)
 GPUSCOUT_INVENTORY_JSON(CpuInfo, arch, vendor, model, family, model_number, stepping, microcode, sockets, physical_cores, logical_cpus, online_cpus, cpu_quota,
-                        base_mhz, max_mhz, cpuinfo_mhz_max, caches, features, hypervisor, errors)
+                        base_mhz, max_mhz, cpuinfo_mhz_max, caches, features, hypervisor, allowed_cpus, numa_nodes, errors)
 GPUSCOUT_INVENTORY_JSON(MemoryInfo, total_bytes, available_bytes, swap_total_bytes, swap_free_bytes,
                         cgroup_limit_bytes, shm_total_bytes, shm_available_bytes, errors)
 GPUSCOUT_INVENTORY_JSON(Disk, mount, device, fstype, total_bytes, free_bytes, used_bytes)
@@ -53,7 +54,7 @@ GPUSCOUT_INVENTORY_JSON(PlatformInfo, kind, cloud, notebook, laptop, battery, ch
                         product_name)
 GPUSCOUT_INVENTORY_JSON(GpuProcess, pid, used_bytes, name)
 GPUSCOUT_INVENTORY_JSON(Gpu, index, vendor, name, pci_bus_id, pci_vendor_id, pci_device_id, pci_subsystem_vendor_id,
-                        pci_subsystem_device_id, pci_name, kernel_driver, integrated, nvml_index, cuda_index, uuid,
+                        pci_subsystem_device_id, pci_name, kernel_driver, numa_node, integrated, nvml_index, cuda_index, uuid,
                         memory_total_bytes, memory_used_bytes, memory_free_bytes, memory_reserved_bytes,
                         compute_capability, architecture, catalog_name, temperature_c, power_draw_mw, power_limit_mw,
                         utilization_gpu_pct, utilization_memory_pct, pcie_gen, pcie_width, pcie_gen_max,

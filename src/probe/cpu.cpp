@@ -200,6 +200,7 @@ std::vector<int> usable_cpus(CpuInfo& cpu, const CpuinfoSummary& summary) {
       if (!line.starts_with("Cpus_allowed_list:")) continue;
       allowed = text::parse_cpu_list(line.substr(18));
       if (!allowed) add_error(cpu, "/proc/self/status", "malformed Cpus_allowed_list");
+      else cpu.allowed_cpus = text::format_cpu_list(*allowed);
     }
   }
   std::vector<int> usable;
@@ -315,6 +316,7 @@ CpuInfo probe_cpu() {
   cpu.cpu_quota = cgroup_cpu_quota();
   read_clocks(cpu, usable, summary);
   read_caches(cpu, usable.empty() ? 0 : usable.front());
+  cpu.numa_nodes = probe_numa_nodes(cpu.errors);
 
   // Features: on the live x86 machine ask the CPU and the OS (cpuid + XGETBV); under a sysroot, or on
   // other architectures, the kernel's flags are the record.

@@ -92,7 +92,7 @@ void name_device(Gpu& gpu, const std::string& vn, const std::string& dn, uint16_
                  : std::string(n);
 }
 
-/// The kernel driver bound to the device and its PCIe link as sysfs reports it.
+/// The kernel driver bound to the device, its PCIe link and its NUMA node as sysfs reports them.
 void read_driver_and_link(Gpu& gpu, const std::string& dir) {
   if (auto link = os::read_link(dir + "/driver")) {
     const auto slash = link->rfind('/');
@@ -106,6 +106,7 @@ void read_driver_and_link(Gpu& gpu, const std::string& dir) {
   };
   width("current_link_width", gpu.pcie_width);
   width("max_link_width", gpu.pcie_width_max);
+  if (auto node = os::read_line(dir + "/numa_node")) gpu.numa_node = parse_numa_node(*node);
 }
 
 /// One entry of /sys/bus/pci/devices: a GPU (display controller, or a GPU vendor's compute accelerator), or nothing.

@@ -48,6 +48,14 @@ CoreCount count_cores(const std::set<std::pair<long long, long long>>& sysfs_ids
                       std::optional<int> logical_cpus, std::optional<int> online_cpus);
 CpuInfo probe_cpu();
 
+// --- NUMA (numa.cpp) ---
+/// "Node 1 MemTotal:  65843212 kB" of nodeN/meminfo -> bytes; nullopt without a valid line for `node`.
+std::optional<uint64_t> parse_node_meminfo_total(std::string_view text, int node);
+/// A PCI device's numa_node file: "1" -> 1; nullopt for -1 (no node known) and anything malformed.
+std::optional<int> parse_numa_node(std::string_view text);
+/// The nodes of /sys/devices/system/node, in node order; empty where the kernel shows none.
+std::vector<NumaNode> probe_numa_nodes(std::vector<ProbeError>& errors);
+
 // --- cgroups (cgroup.cpp) ---
 /// /proc/self/cgroup: the v2 path ("0::/PATH", "" for the root) and v1 paths of the cpu and memory controllers.
 struct CgroupMembership {

@@ -31,6 +31,18 @@ std::string bytes(const std::optional<uint64_t>& v) { return v ? units::format_b
 
 namespace {
 
+/// "2 nodes: 0 (CPUs 0-15, 63.8 GiB), 1 (CPUs 16-31, 64.0 GiB); this process: CPUs 0-15"
+std::string numa_line(const CpuInfo& cpu) {
+  std::string nodes;
+  for (const auto& n : cpu.numa_nodes) {
+    if (!nodes.empty()) nodes += ", ";
+    nodes += trf("{} (CPUs {}, {})", n.node, n.cpus.empty() ? "-" : n.cpus, bytes(n.memory_total_bytes));
+  }
+  std::string out = trf("{} nodes: {}", cpu.numa_nodes.size(), nodes);
+  if (cpu.allowed_cpus) out += trf("; this process: CPUs {}", *cpu.allowed_cpus);
+  return out;
+}
+
 void section_cpu(const Inventory& inv, bool detail, std::string& out) {
   auto line = [&](std::string_view label, std::string_view value) { out += fmt::format("  {:<13}{}\n", label, value); };
   std::string cores = trf("{} physical cores, {} logical CPUs", optn(inv.cpu.physical_cores), optn(inv.cpu.logical_cpus));
@@ -40,7 +52,8 @@ void section_cpu(const Inventory& inv, bool detail, std::string& out) {
   if (inv.cpu.cpu_quota) cores += trf(", container quota {:.1f} CPUs", *inv.cpu.cpu_quota);
   line(tr("model"), fmt::format("{} ({})", opt(inv.cpu.model), inv.cpu.arch));
   line(tr("cores"), cores);
-  if (!detail) return;  // clocks, caches and SIMD flags: `info`
+  if (!detail) return;  // NUMA, clocks, caches and SIMD flags: `info`
+  if (inv.cpu.numa_nodes.size() > 1) line("NUMA", numa_line(inv.cpu));
   if (inv.cpu.family && inv.cpu.model_number)
     line(tr("family"), trf("{}, model {}, stepping {}, microcode {}", *inv.cpu.family, *inv.cpu.model_number,
                            inv.cpu.stepping ? std::to_string(*inv.cpu.stepping) : "?", opt(inv.cpu.microcode, "?")));
@@ -118,6 +131,7 @@ void section_gpus(const Inventory& inv, bool detail, std::string& out) {
       live += fmt::format(" (max gen{} x{})", *g.pcie_gen_max, *g.pcie_width_max);
     if (!live.empty()) out += "      " + live + "\n";
     if (g.kernel_driver) out += trf("      kernel driver {}\n", *g.kernel_driver);
+    if (g.numa_node && inv.cpu.numa_nodes.size() > 1) out += trf("      NUMA node {}\n", *g.numa_node);
     if (!detail) continue;
     for (const auto& pr : g.processes)
       out += trf("      process {} {} {}\n", pr.pid, pr.name.value_or(""), pr.used_bytes ? units::format_bytes(*pr.used_bytes) : "");

@@ -1,4 +1,5 @@
 // The real binary against fake drivers, recorded sysroots and fake torch: every verdict code is produced here.
+#include <algorithm>
 #include <fstream>
 #include <set>
 
@@ -79,7 +80,8 @@ INSTANTIATE_TEST_SUITE_P(
         // A broken PyTorch is a step to take before training: not ready (issue 11).
         DriverCase{"rtx4090", "no-gpu-vm", "import-error", "needs-action", {"torch-broken"}},
         DriverCase{"nvml-errors", "no-gpu-vm", "", "ready", {}},
-        DriverCase{"rtx4090", "no-gpu-vm", "cu130-old-driver", "needs-action", {"torch-cuda-unavailable"}}),
+        DriverCase{"rtx4090", "no-gpu-vm", "cu130-old-driver", "needs-action", {"torch-cuda-unavailable"}},
+        DriverCase{"slurm-two-a100", "slurm-node-numa", "", "ready", {"gpu-far-numa"}}),
     [](const auto& param_info) {
       std::string n = param_info.param.scenario + "_" + param_info.param.sysroot + "_" + (param_info.param.torch.empty() ? "nopy" : param_info.param.torch);
       for (auto& ch : n)
@@ -92,6 +94,49 @@ TEST(Doctor, NoDriverLaptopNeedsDriver) {
   // The recorded laptop has the kernel module but gpuscout's default test env points NVML at a missing library.
   EXPECT_EQ(doc["verdict"]["status"], "needs-action");
   EXPECT_TRUE(codes(doc).count("laptop"));
+}
+
+TEST(Doctor, SlurmStepPinnedToTheOtherNumaNode) {
+  // Two A100s hang off node 1; Slurm's step cgroup pins the job to four cores (and their threads) of node 0.
+  const json doc = doctor(merge({e2e::fake_driver_env("slurm-two-a100"), e2e::sysroot_env("slurm-node-numa"), no_python()}),
+                          {"--no-python"});
+  ASSERT_FALSE(doc.is_null());
+  EXPECT_EQ(doc["cpu"]["allowed_cpus"], "0-3,32-35");
+  ASSERT_EQ(doc["cpu"]["numa_nodes"].size(), 2u);
+  EXPECT_EQ(doc["cpu"]["numa_nodes"][1]["cpus"], "16-31,48-63");
+  EXPECT_EQ(doc["cpu"]["numa_nodes"][1]["memory_total_bytes"], 132096612ULL * 1024);
+  for (const auto& g : doc["gpus"]) EXPECT_EQ(g["numa_node"], 1) << g["pci_bus_id"];
+  // The step's memory.max, two levels above the task's own cgroup, is the limit.
+  EXPECT_EQ(doc["memory"]["cgroup_limit_bytes"], 8ULL << 30);
+  const json* far = e2e::finding(doc, "gpu-far-numa");
+  ASSERT_NE(far, nullptr) << doc["verdict"].dump(2);
+  EXPECT_NE((*far)["message"].get<std::string>().find("GPU 0"), std::string::npos);
+  EXPECT_NE((*far)["message"].get<std::string>().find("GPU 1"), std::string::npos);
+  EXPECT_NE((*far)["fix"].get<std::string>().find("numactl --cpunodebind=1 --membind=1"), std::string::npos);
+  EXPECT_EQ(std::count_if(doc["verdict"]["findings"].begin(), doc["verdict"]["findings"].end(),
+                          [](const json& f) { return f["code"] == "gpu-far-numa"; }),
+            1);
+  EXPECT_FALSE(codes(doc).count("small-dev-shm")) << "a host's /dev/shm";
+  // `info` names the nodes and each GPU's node.
+  const auto info = e2e::run_gpuscout({"info", "--no-python"},
+                                      merge({e2e::fake_driver_env("slurm-two-a100"), e2e::sysroot_env("slurm-node-numa"), no_python()}));
+  EXPECT_NE(info.out.find("2 nodes: 0 (CPUs 0-15,32-47"), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find("this process: CPUs 0-3,32-35"), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find("NUMA node 1"), std::string::npos) << info.out;
+}
+
+TEST(Doctor, DockerWithDefaultShmAndCgroupV1Limits) {
+  const json doc = doctor(merge({e2e::sysroot_env("docker-small-shm"), no_python()}), {"--no-python"});
+  ASSERT_FALSE(doc.is_null());
+  EXPECT_EQ(doc["os"]["container"], "docker");
+  EXPECT_EQ(doc["memory"]["shm_total_bytes"], 64ULL << 20);
+  EXPECT_EQ(doc["memory"]["cgroup_limit_bytes"], 16ULL << 30) << "v1 memory.limit_in_bytes";
+  EXPECT_EQ(doc["cpu"]["cpu_quota"], 4.0) << "v1 cfs_quota_us / cfs_period_us";
+  const json* shm = e2e::finding(doc, "small-dev-shm");
+  ASSERT_NE(shm, nullptr) << doc["verdict"].dump(2);
+  EXPECT_NE((*shm)["fix"].get<std::string>().find("--shm-size"), std::string::npos);
+  EXPECT_TRUE(doc["cpu"]["numa_nodes"].empty()) << "the container shows no node directory";
+  EXPECT_FALSE(codes(doc).count("gpu-far-numa"));
 }
 
 TEST(Doctor, NouveauHoldsTheCard) {

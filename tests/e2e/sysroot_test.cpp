@@ -124,6 +124,7 @@ namespace {
 const std::map<std::string, std::string> kGoldenScenario = {
     {"laptop-intel-nvidia", "laptop-4060"},
     {"colab-t4", "colab-t4"},
+    {"slurm-node-numa", "slurm-two-a100"},
     {"no-gpu-vm", "nvml-errors"},
     {"win-laptop-4060", "win-laptop-4060"},
     {"win-driver-mismatch", "win-driver-mismatch"},

@@ -46,3 +46,29 @@ TEST(CpuList, AHostile64KiBListIsRefusedQuickly) {
   EXPECT_GT(list->size(), 5000u);
   EXPECT_LT(std::chrono::steady_clock::now() - start, 2s);
 }
+
+TEST(CpuList, ReadsTheKernelsGroupedStride) {
+  // Documentation/admin-guide/kernel-parameters.rst: "0-1023:2/256" is 0,1,256,257,512,513,768,769.
+  EXPECT_EQ(text::parse_cpu_list("0-1023:2/256"), (std::vector<int>{0, 1, 256, 257, 512, 513, 768, 769}));
+  EXPECT_EQ(text::parse_cpu_list("0-7:1/2,9"), (std::vector<int>{0, 2, 4, 6, 9}));
+  EXPECT_EQ(text::parse_cpu_list("4-7:4/4"), (std::vector<int>{4, 5, 6, 7}));
+  for (const char* bad : {"0-7:2", "0-7:0/2", "0-7:3/2", "0-7:1/0", "5:1/2", "0-7:/2", "0-7:1/", "0-7:a/b", "0-7:1/2/3"})
+    EXPECT_FALSE(text::parse_cpu_list(bad).has_value()) << bad;
+  // A stride does not lift the bound: the span counts, not the CPUs kept.
+  std::string strided;
+  while (strided.size() < 64 * 1024) strided += "0-65535:1/65536,";
+  strided.pop_back();
+  EXPECT_FALSE(text::parse_cpu_list(strided).has_value());
+}
+
+TEST(CpuList, FormatsInTheKernelsForm) {
+  EXPECT_EQ(text::format_cpu_list({0, 1, 2, 3, 8, 10, 11}), "0-3,8,10-11");
+  EXPECT_EQ(text::format_cpu_list({5}), "5");
+  EXPECT_EQ(text::format_cpu_list({}), "");
+  // What the kernel writes reads back to the same CPUs.
+  for (const char* list : {"0-3,8,10-11", "0,2,4,6", "16-31,48-63", "0-65535"}) {
+    const auto cpus = text::parse_cpu_list(list);
+    ASSERT_TRUE(cpus.has_value()) << list;
+    EXPECT_EQ(text::format_cpu_list(*cpus), list);
+  }
+}

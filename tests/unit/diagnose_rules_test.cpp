@@ -410,6 +410,47 @@ TEST(RulesMachineMemory, SmallDevShmOnlyInAContainerTheUserRuns) {
   EXPECT_FALSE(codes_of(run(inv)).count("small-dev-shm"));
 }
 
+TEST(RulesMachineNuma, FarGpuNamesItsNodeInTheNumactlLine) {
+  Inventory inv = working_machine();
+  ASSERT_FALSE(inv.gpus.empty());
+  inv.cpu.numa_nodes = {NumaNode{0, "0-15", 64ULL << 30}, NumaNode{1, "16-31", 64ULL << 30}};
+  for (auto& g : inv.gpus) g.numa_node = 1;
+  inv.cpu.allowed_cpus = "0-7";  // pinned to node 0, as a scheduler does
+  const auto pinned = run(inv);
+  const Finding* f = find(pinned, "gpu-far-numa");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->message.find("NUMA node 1"), std::string::npos) << f->message;
+  EXPECT_NE(f->message.find("CPUs 0-7 (node 0)"), std::string::npos) << f->message;
+  EXPECT_NE(f->fix.find("numactl --cpunodebind=1 --membind=1"), std::string::npos) << f->fix;
+  // Any allowed CPU on the GPU's node, one node, or a node nobody knows: nothing to say.
+  inv.cpu.allowed_cpus = "0-7,16";
+  EXPECT_FALSE(codes_of(run(inv)).count("gpu-far-numa"));
+  inv.cpu.allowed_cpus = "0-7";
+  inv.cpu.numa_nodes.pop_back();
+  EXPECT_FALSE(codes_of(run(inv)).count("gpu-far-numa")) << "one node: every CPU is near";
+  inv.cpu.numa_nodes.push_back(NumaNode{1, "16-31", 64ULL << 30});
+  for (auto& g : inv.gpus) g.numa_node.reset();
+  EXPECT_FALSE(codes_of(run(inv)).count("gpu-far-numa")) << "numa_node -1: the kernel does not know";
+  for (auto& g : inv.gpus) g.numa_node = 1;
+  inv.cpu.allowed_cpus.reset();
+  EXPECT_FALSE(codes_of(run(inv)).count("gpu-far-numa")) << "unknown affinity";
+}
+
+TEST(RulesMachineNuma, TwoGpusOnOneFarNodeGiveOneFinding) {
+  Inventory inv = working_machine();
+  inv.gpus.push_back(inv.gpus.front());
+  inv.gpus.back().index = 1;
+  inv.cpu.numa_nodes = {NumaNode{0, "0-15", std::nullopt}, NumaNode{1, "16-31", std::nullopt}};
+  for (auto& g : inv.gpus) g.numa_node = 1;
+  inv.cpu.allowed_cpus = "0-15";
+  const auto e = run(inv);
+  EXPECT_EQ(std::count_if(e.findings.begin(), e.findings.end(), [](const Finding& x) { return x.code == "gpu-far-numa"; }), 1);
+  const Finding* f = find(e, "gpu-far-numa");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->message.find("GPU 0"), std::string::npos) << f->message;
+  EXPECT_NE(f->message.find("GPU 1"), std::string::npos) << f->message;
+}
+
 TEST(RulesMachineMemory, LowRamCountsTheContainerLimit) {
   Inventory inv = working_machine();
   inv.memory.total_bytes = 64ULL << 30;

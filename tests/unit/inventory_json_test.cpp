@@ -69,6 +69,12 @@ TEST(InventoryReader, RejectsEachHostileFieldNamingFileLineAndField) {
       {"object-section", doc(R"("nvidia": [1])"), "line 1 column 46: field nvidia: [1] is a list, expected an object"},
       {"bool-flag", doc(R"("os": {"wsl": "yes"})"), "line 1 column 50: field os.wsl: 'yes' is text, expected true or false"},
       {"string-name", doc(R"("gpus": [{"name": 5}])"), "line 1 column 54: field gpus[0].name: 5 is a number, expected text"},
+      {"cpu-list", doc(R"("cpu": {"allowed_cpus": "0-3,x"})"),
+       "line 1 column 60: field cpu.allowed_cpus: '0-3,x' is not a CPU list like 0-7,16-23"},
+      {"node-cpus", doc(R"("cpu": {"numa_nodes": [{"node": 1, "cpus": "9-2"}]})"),
+       "line 1 column 82: field cpu.numa_nodes[0].cpus: '9-2' is not a CPU list like 0-7,16-23"},
+      {"gpu-numa-node", doc(R"("gpus": [{"numa_node": -1}])"),
+       "line 1 column 59: field gpus[0].numa_node: -1 is negative"},
       {"multi-line", "{\n  \"schema\": \"gpuscout.inventory/1\",\n  \"gpus\": [\n    {\"compute_capability\": \"x\"}\n  ]\n}\n",
        "line 4 column 28: field gpus[0].compute_capability: 'x' is not a compute capability like 8.9"},
       {"syntax", doc(R"("cpu": {)"),
@@ -90,7 +96,8 @@ TEST(InventoryReader, AcceptsWhatTheSchemaAllows) {
     "memory": {"total_bytes": 8e9},
     "nvidia": {"driver_version": "580.95.05", "cuda_driver_version": "13.0", "kernel_module_version": null},
     "torch": {"version": "unknown", "cuda": "12.8", "devices": [{"capability": "8.9"}]},
-    "cpu": {"max_mhz": 5400.5, "logical_cpus": 20, "future_field": {"any": "thing"}},
+    "cpu": {"max_mhz": 5400.5, "logical_cpus": 20, "future_field": {"any": "thing"}, "allowed_cpus": "0-7:2/4,16",
+            "numa_nodes": [{"node": 0, "cpus": "0-15", "memory_total_bytes": 68719476736}, {"node": 1, "cpus": ""}]},
     "newer_section": [1, 2, 3])");
   const auto r = load_inventory_file(write_temp("good.json", text));
   ASSERT_TRUE(r.has_value()) << r.error().message;
@@ -102,6 +109,11 @@ TEST(InventoryReader, AcceptsWhatTheSchemaAllows) {
   EXPECT_FALSE(r->nvidia.kernel_module_version.has_value());
   EXPECT_EQ(r->torch->devices.at(0).capability, "8.9");
   EXPECT_DOUBLE_EQ(r->cpu.max_mhz.value(), 5400.5);
+  EXPECT_EQ(r->cpu.allowed_cpus, "0-7:2/4,16");
+  ASSERT_EQ(r->cpu.numa_nodes.size(), 2u);
+  EXPECT_EQ(r->cpu.numa_nodes[0].memory_total_bytes, 68719476736ULL);
+  EXPECT_EQ(r->cpu.numa_nodes[1].cpus, "") << "a node with memory and no CPUs";
+  EXPECT_FALSE(r->cpu.numa_nodes[1].memory_total_bytes.has_value());
 }
 
 TEST(InventoryReader, CleansStringsToUtf8) {

@@ -210,3 +210,26 @@ TEST(PythonProbe, TorchConfigValuesAreShortNamesOnly) {
   EXPECT_FALSE(parse_torch_config("BLAS_INFO=" + std::string(100, 'a')).blas.has_value());
   EXPECT_FALSE(parse_torch_config("").cpu_capability.has_value());
 }
+
+TEST(NumaNodeMeminfo, ReadsItsOwnNodesTotal) {
+  // /sys/devices/system/node/node1/meminfo as the kernel writes it (drivers/base/node.c).
+  const char* text =
+      "Node 1 MemTotal:       65969880 kB\n"
+      "Node 1 MemFree:        60127144 kB\n"
+      "Node 1 MemUsed:         5842736 kB\n";
+  EXPECT_EQ(probe::parse_node_meminfo_total(text, 1), 65969880ULL * 1024);
+  EXPECT_FALSE(probe::parse_node_meminfo_total(text, 0).has_value()) << "another node's file";
+  EXPECT_FALSE(probe::parse_node_meminfo_total("Node 1 MemTotal: lots kB\n", 1).has_value());
+  EXPECT_FALSE(probe::parse_node_meminfo_total("Node 1 MemTotal: 123\n", 1).has_value()) << "no unit";
+  EXPECT_FALSE(probe::parse_node_meminfo_total("Node 1 MemTotal: 99999999999999999999 kB\n", 1).has_value());
+  EXPECT_FALSE(probe::parse_node_meminfo_total("", 1).has_value());
+}
+
+TEST(NumaNodeOfPciDevice, MinusOneIsNoNode) {
+  EXPECT_EQ(probe::parse_numa_node("1\n"), 1);
+  EXPECT_EQ(probe::parse_numa_node("0"), 0);
+  EXPECT_FALSE(probe::parse_numa_node("-1").has_value());
+  EXPECT_FALSE(probe::parse_numa_node("").has_value());
+  EXPECT_FALSE(probe::parse_numa_node("one").has_value());
+  EXPECT_FALSE(probe::parse_numa_node("4096").has_value()) << "past MAX_NUMNODES";
+}
