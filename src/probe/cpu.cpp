@@ -145,8 +145,12 @@ std::optional<double> parse_cgroup_cpu_max(std::string_view text) {
   if (f.size() != 2 || f[0] == "max") return std::nullopt;
   const auto quota = text::parse_double(f[0]);
   const auto period = text::parse_double(f[1]);
-  if (!quota || !period || *quota <= 0 || *period <= 0) return std::nullopt;
-  return *quota / *period;
+  // from_chars reads "inf" and "nan" too: a damaged file must not become an endless quota.
+  if (!quota || !period || !std::isfinite(*quota) || !std::isfinite(*period) || *quota <= 0 || *period <= 0)
+    return std::nullopt;
+  const double cpus = *quota / *period;
+  if (!std::isfinite(cpus) || cpus <= 0) return std::nullopt;
+  return cpus;
 }
 
 std::optional<uint64_t> parse_cache_size(std::string_view s) {

@@ -66,6 +66,9 @@ TEST(Cgroup, CpuMax) {
   EXPECT_FALSE(parse_cgroup_cpu_max("max 100000").has_value());
   EXPECT_FALSE(parse_cgroup_cpu_max("garbage").has_value());
   EXPECT_FALSE(parse_cgroup_cpu_max("-1 100000").has_value());
+  // std::from_chars reads these; a damaged file is no endless (or undefined) quota.
+  for (const char* bad : {"inf 100000", "nan 100000", "200000 nan", "1e308 1e-308", "200000 inf"})
+    EXPECT_FALSE(parse_cgroup_cpu_max(bad).has_value()) << bad;
 }
 
 TEST(CacheSize, SysfsFormats) {
