@@ -72,7 +72,7 @@ TEST(InventoryReader, RejectsEachHostileFieldNamingFileLineAndField) {
       {"cpu-list", doc(R"("cpu": {"allowed_cpus": "0-3,x"})"),
        "line 1 column 60: field cpu.allowed_cpus: '0-3,x' is not a CPU list like 0-7,16-23"},
       {"node-cpus", doc(R"("cpu": {"numa_nodes": [{"node": 1, "cpus": "9-2"}]})"),
-       "line 1 column 82: field cpu.numa_nodes[0].cpus: '9-2' is not a CPU list like 0-7,16-23"},
+       "line 1 column 79: field cpu.numa_nodes[0].cpus: '9-2' is not a CPU list like 0-7,16-23"},
       {"gpu-numa-node", doc(R"("gpus": [{"numa_node": -1}])"),
        "line 1 column 59: field gpus[0].numa_node: -1 is negative"},
       {"multi-line", "{\n  \"schema\": \"gpuscout.inventory/1\",\n  \"gpus\": [\n    {\"compute_capability\": \"x\"}\n  ]\n}\n",
