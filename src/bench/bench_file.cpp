@@ -406,6 +406,8 @@ Speedup read_speedup(const std::optional<Obj>& o) {
 TorchCase read_torch_case(const Obj& o) {
   TorchCase c;
   c.device = o.str("device");
+  if (!is_torch_device(c.device))
+    throw FieldError{fmt::format("field {}: '{}' is not a device (cpu or cuda:N)", o.at("device"), c.device)};
   c.dtype = o.named("dtype", Dtype::fp32, "precision", dtype_of);
   c.n = o.integer("n");
   c.gflops = o.num("gflops");

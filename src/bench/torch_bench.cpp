@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <regex>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -154,11 +153,6 @@ std::string text_at(const json& j, const char* key, size_t limit) {
   return text::clean_utf8(v.substr(0, limit));
 }
 
-bool valid_device(const std::string& d) {
-  static const std::regex cuda(R"(cuda:[0-9]{1,4})");
-  return d == "cpu" || std::regex_match(d, cuda);
-}
-
 // One GPUSCOUT_TORCH_CASE object; nullopt when it is not one (then it is ignored, not trusted).
 std::optional<TorchCase> read_case(const json& j) {
   if (!j.is_object()) return std::nullopt;
@@ -166,7 +160,7 @@ std::optional<TorchCase> read_case(const json& j) {
   c.device = text_at(j, "device", 16);
   const auto dtype = parse_dtype(text_at(j, "dtype", 8));
   const auto n = j.find("n");
-  if (!valid_device(c.device) || !dtype || n == j.end() || !n->is_number_integer()) return std::nullopt;
+  if (!is_torch_device(c.device) || !dtype || n == j.end() || !n->is_number_integer()) return std::nullopt;
   if (n->get<long long>() < 1 || n->get<long long>() > kMaxSize) return std::nullopt;
   c.dtype = *dtype;
   c.n = static_cast<int>(n->get<long long>());
@@ -200,6 +194,14 @@ std::string last_line(std::string_view err) {
 }
 
 }  // namespace
+
+bool is_torch_device(std::string_view device) {
+  if (device == "cpu") return true;
+  if (!device.starts_with("cuda:")) return false;
+  const auto digits = device.substr(5);
+  return !digits.empty() && digits.size() <= 4 &&
+         std::all_of(digits.begin(), digits.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+}
 
 std::string_view torch_bench_script() { return kTorchBenchScript; }
 

@@ -70,6 +70,10 @@ struct TorchPlan {
 /// precisions (tf32, fp16, bf16) at the largest size of gpuscout's own ladder; --dtype filters. Pure.
 TorchPlan torch_plan(const BenchOptions& options, int cuda_devices);
 
+/// "cpu" or "cuda:N" with N of 1 to 4 digits: the only devices a case may name (the script's output and a saved
+/// file are both checked with it).
+bool is_torch_device(std::string_view device);
+
 /// The script run with `python -c SCRIPT PLAN_JSON`.
 std::string_view torch_bench_script();
 std::string plan_json(const TorchPlan& plan);

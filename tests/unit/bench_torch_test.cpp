@@ -254,3 +254,22 @@ TEST(TorchRun, NoTorchSaysSoWithoutRunningAnything) {
 
 }  // namespace
 }  // namespace gpuscout::bench
+
+namespace gpuscout::bench {
+namespace {
+
+TEST(TorchJson, ASavedFileWithAnUnknownDeviceIsRefused) {
+  BenchResult r;
+  r.torch.emplace();
+  r.torch->cases.push_back(TorchCase{});
+  r.torch->cases.back().device = "cuda:0";
+  auto doc = nlohmann::json::parse(to_json(r).dump());
+  ASSERT_TRUE(from_json(doc));
+  doc["torch"]["cases"][0]["device"] = "cuda:12345678";
+  const auto bad = from_json(doc);
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("torch.cases[0].device"), std::string::npos) << bad.error().message;
+}
+
+}  // namespace
+}  // namespace gpuscout::bench

@@ -8,12 +8,16 @@
 #include "diagnose/context.hpp"
 #include "diagnose/cuda_visible.hpp"
 #include "diagnose/rules.hpp"
+#include "diagnose_evaluate.hpp"
 #include "diagnose_machines.hpp"
 #include "vendor/cuda_abi.hpp"
 
 using namespace gpuscout;
 using namespace gpuscout::diagnose;
 using gpuscout::test_machines::machine_with;
+using gpuscout::test_machines::codes_of;
+using gpuscout::test_machines::run;
+using gpuscout::test_machines::find;
 using gpuscout::test_machines::with_torch;
 
 namespace {
@@ -50,19 +54,6 @@ Inventory with_visible(Inventory inv, const std::string& value, std::vector<size
     inv.cuda.error = ProbeError{"cuda", "cuInit", "no CUDA-capable device is detected", vendor::cuda::ERROR_NO_DEVICE};
   }
   return inv;
-}
-
-std::set<std::string> codes_of(const Evaluation& e) {
-  std::set<std::string> out;
-  for (const auto& f : e.findings) out.insert(f.code);
-  return out;
-}
-
-Evaluation run(const Inventory& inv) { return evaluate(make_context(inv)); }
-
-const Finding* find(const Evaluation& e, const std::string& code) {
-  const auto it = std::find_if(e.findings.begin(), e.findings.end(), [&](const Finding& f) { return f.code == code; });
-  return it == e.findings.end() ? nullptr : &*it;
 }
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }

@@ -1,5 +1,5 @@
 #pragma once
-// Machines the diagnose tests start from (diagnose_test.cpp, diagnose_rules_test.cpp).
+// Machines the diagnose tests start from (diagnose_test.cpp, diagnose_rules_test.cpp, diagnose_environment_test.cpp).
 #include <cstdint>
 #include <optional>
 #include <string>

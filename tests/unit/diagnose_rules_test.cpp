@@ -8,6 +8,7 @@
 #include "diagnose/context.hpp"
 #include "diagnose/rules.hpp"
 #include "diagnose/torch_choice.hpp"
+#include "diagnose_evaluate.hpp"
 #include "diagnose_machines.hpp"
 #include "vendor/cuda_abi.hpp"
 #include "vendor/nvml_abi.hpp"
@@ -17,6 +18,9 @@ using namespace gpuscout::diagnose;
 namespace cuda = gpuscout::vendor::cuda;
 namespace nvml = gpuscout::vendor::nvml;
 using gpuscout::test_machines::machine_with;
+using gpuscout::test_machines::codes_of;
+using gpuscout::test_machines::run;
+using gpuscout::test_machines::find;
 using gpuscout::test_machines::with_torch;
 
 namespace {
@@ -42,19 +46,6 @@ Inventory failing_driver(std::optional<int> nvml_code, std::optional<int> cuda_c
     inv.cuda.error = ProbeError{"cuda", "cuInit", "CUDA error", *cuda_code};
   }
   return inv;
-}
-
-std::set<std::string> codes_of(const Evaluation& e) {
-  std::set<std::string> out;
-  for (const auto& f : e.findings) out.insert(f.code);
-  return out;
-}
-
-Evaluation run(const Inventory& inv) { return evaluate(make_context(inv)); }
-
-const Finding* find(const Evaluation& e, const std::string& code) {
-  const auto it = std::find_if(e.findings.begin(), e.findings.end(), [&](const Finding& f) { return f.code == code; });
-  return it == e.findings.end() ? nullptr : &*it;
 }
 
 /// The codes of the rules that need an unblocked GPU.

@@ -11,6 +11,7 @@
 #include "diagnose/context.hpp"
 #include "diagnose/diagnose.hpp"
 #include "diagnose/rules.hpp"
+#include "diagnose_evaluate.hpp"
 #include "diagnose_machines.hpp"
 #include "vendor/cuda_abi.hpp"
 #include "vendor/nvml_abi.hpp"
@@ -20,6 +21,8 @@ using namespace gpuscout::diagnose;
 namespace cuda = gpuscout::vendor::cuda;
 namespace nvml = gpuscout::vendor::nvml;
 using gpuscout::test_machines::machine_with;
+using gpuscout::test_machines::run;
+using gpuscout::test_machines::find;
 
 namespace {
 
@@ -40,13 +43,6 @@ Inventory windows_4060(const std::string& driver = "581.57") {
   inv.python.executable = "C:\\Users\\mei\\AppData\\Local\\Programs\\Python\\Python312\\python.exe";
   inv.python.selected_by = "PATH";
   return inv;
-}
-
-Evaluation run(const Inventory& inv) { return evaluate(make_context(inv)); }
-
-const Finding* find(const Evaluation& e, const std::string& code) {
-  const auto it = std::find_if(e.findings.begin(), e.findings.end(), [&](const Finding& f) { return f.code == code; });
-  return it == e.findings.end() ? nullptr : &*it;
 }
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
