@@ -1,7 +1,8 @@
-# Embeds every data/*.csv into the binary as a byte array, so the tool runs with no files beside it.
+# Embeds every data/*.csv (and SOURCES.md) into the binary as a byte array, so the tool runs with no files beside it.
 # `--data DIR` (see core/data_files.hpp) overrides the embedded copy at run time.
 function(gpuscout_embed_data target data_dir)
   file(GLOB csvs CONFIGURE_DEPENDS ${data_dir}/*.csv)
+  list(APPEND csvs ${data_dir}/SOURCES.md)  # the source keys, for `gpuscout --data-info`
   set(out ${CMAKE_CURRENT_BINARY_DIR}/embedded_data.cpp)
   string(REPLACE ";" "|" files_arg "${csvs}")
   add_custom_command(

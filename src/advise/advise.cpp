@@ -8,6 +8,7 @@
 
 #include "catalog/gpu_match.hpp"
 #include "core/data_files.hpp"
+#include "core/data_info.hpp"
 #include "core/i18n.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"
@@ -676,6 +677,21 @@ void whole_pc_notes(const Request& req, Advice& a) {
 }
 
 }  // namespace
+
+void add_stale_warnings(Advice& a, std::string_view today) {
+  const std::pair<const std::string*, const char*> tables[] = {
+      {&a.catalogue_date, N_("The GPU catalogue (specs and purchase prices) dates from {0}, {1} months before today: "
+                             "street prices and new cards may have changed. Newer tables: --data DIR")},
+      {&a.prices_date, N_("The rental prices date from {0}, {1} months before today: check the provider's page before "
+                          "you pay. Newer tables: --data DIR")},
+      {&a.rates_date, N_("The exchange rates date from {0}, {1} months before today: converted prices may be off. "
+                         "Newer tables: --data DIR")},
+  };
+  for (const auto& [date, message] : tables) {
+    const auto age = core::days_between(*date, today);
+    if (age && *age > core::kStaleAfterDays) a.warnings.push_back(trf(message, *date, *age / 30));
+  }
+}
 
 Advice advise(const Request& req, const std::vector<catalog::GpuSpec>& gpus, const std::vector<Offer>& offers,
               const Inventory* inv) {

@@ -163,6 +163,10 @@ std::optional<double> goal_metric(const catalog::GpuSpec& g, Goal goal, std::str
 std::optional<double> break_even_months(double price_usd, double rent_usd_per_hour, double hours_per_month,
                                         double tdp_w, double tariff_usd_per_kwh);
 
+/// Warns about each table the advice rests on (the catalogue, rental prices, exchange rates) whose newest row is
+/// more than core::kStaleAfterDays before `today` (YYYY-MM-DD): prices move faster than that.
+void add_stale_warnings(Advice& advice, std::string_view today);
+
 /// Ranks, explains and compares; `inventory` may be null (nothing known about this machine).
 Advice advise(const Request& request, const std::vector<catalog::GpuSpec>& gpus, const std::vector<Offer>& offers,
               const Inventory* inventory);

@@ -8,6 +8,7 @@
 #include "cli/options.hpp"
 #include "cli/output.hpp"
 #include "core/error.hpp"
+#include "core/data_info.hpp"
 #include "core/i18n.hpp"
 #include "core/units.hpp"
 #include "core/user_file.hpp"
@@ -98,6 +99,7 @@ void add_advise_command(CLI::App& app, GlobalOptions& global) {
 
     auto advice = advise::advise(req, catalog::gpus(), offers, inv ? &*inv : nullptr);
     advice.rates_date = rates.date;
+    advise::add_stale_warnings(advice, core::today());
     // "¥" is yuan here; a reader who meant yen is told how to write it.
     if (yen_read_as_cny) advice.notes.insert(advice.notes.begin(), tr("¥ was read as yuan (CNY); for yen write JPY, as in 150000JPY"));
     if (o->json) print(report::advice_json(advice).dump(2) + "\n");

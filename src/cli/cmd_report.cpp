@@ -17,6 +17,7 @@
 #include "cli/state.hpp"
 #include "cli/usage.hpp"
 #include "core/error.hpp"
+#include "core/data_info.hpp"
 #include "core/i18n.hpp"
 #include "diagnose/diagnose.hpp"
 #include "os/system.hpp"
@@ -193,6 +194,7 @@ void run_report(const ReportOptions& o) {
   if (offers) {
     in.advice = advise::advise(request, catalog::gpus(), *offers, &inventory);
     in.advice->rates_date = rates.date;
+    advise::add_stale_warnings(*in.advice, core::today());
   } else {
     in.advice_error = trf("No advice: {}", offers.error().message);
   }

@@ -24,6 +24,7 @@ void add_report_command(CLI::App& app, GlobalOptions& global);
 void add_explain_command(CLI::App& app, GlobalOptions& global);
 void add_query_command(CLI::App& app, GlobalOptions& global);
 void add_completion_command(CLI::App& app, GlobalOptions& global);
+void add_data_command(CLI::App& app, GlobalOptions& global);
 void add_internal_commands(CLI::App& app, GlobalOptions& global);
 
 struct CommandEntry {
@@ -34,7 +35,8 @@ struct CommandEntry {
 inline constexpr CommandEntry kCommands[] = {
     {add_doctor_command}, {add_info_command},      {add_device_command},   {add_bench_command},
     {add_fit_command},    {add_advise_command},    {add_platforms_command}, {add_report_command},
-    {add_explain_command}, {add_query_command},     {add_completion_command}, {add_internal_commands},
+    {add_explain_command}, {add_query_command},     {add_data_command},       {add_completion_command},
+    {add_internal_commands},
 };
 
 }  // namespace gpuscout::cli

@@ -68,6 +68,30 @@ std::optional<size_t> default_command_position(const CLI::App& app, const CLI::O
   return std::min(i, args.size());
 }
 
+/// `gpuscout --data-info` is the `data` command: the main app's flag only, not after a command's name or "--".
+void rewrite_data_info(const CLI::App& app, std::vector<std::string>& args) {
+  const auto names_command = [&](const std::string& word) {
+    for (const auto* sub : app.get_subcommands({}))
+      if (sub->check_name(word)) return true;
+    return false;
+  };
+  for (auto& arg : args) {
+    if (arg == "--" || names_command(arg)) return;
+    if (arg == "--data-info") {
+      arg = "data";
+      return;
+    }
+  }
+}
+
+/// Declared so that --help shows it; CLI11 sees it only after a command's name (rewrite_data_info turns the
+/// leading one into `data`), where it is an error.
+void add_data_info_flag(CLI::App& app) {
+  app.add_flag_callback(
+      "--data-info", [] { throw CLI::ValidationError("--data-info", tr("it goes first: gpuscout --data-info")); },
+      tr("Show how old the built-in tables are and exit (the `data` command)"));
+}
+
 /// The language is chosen before the command table is built, since CLI11 stores each option's help text when it is
 /// added: `--lang X` / `--lang=X` anywhere before `--`, else the environment (i18n::from_environment).
 void choose_language(const std::vector<std::string>& args) {
@@ -131,6 +155,7 @@ int main(int argc, char** argv) {
                                       "TERM=dumb), always or never"))
       ->type_name("WHEN")
       ->check(CLI::IsMember({"auto", "always", "never"}));
+  add_data_info_flag(app);
   app.require_subcommand(0, 1);
   app.fallthrough();
   for (const auto& entry : cli::kCommands) entry.add(app, global);
@@ -150,6 +175,7 @@ int main(int argc, char** argv) {
   try {
     // `gpuscout` and `gpuscout --json` mean `gpuscout doctor [...]`.
     std::vector<std::string> args(all_args.begin() + 1, all_args.end());
+    rewrite_data_info(app, args);
     if (const auto at = default_command_position(app, version, args))
       args.insert(args.begin() + static_cast<std::ptrdiff_t>(*at), "doctor");
     std::reverse(args.begin(), args.end());

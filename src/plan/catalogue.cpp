@@ -65,7 +65,26 @@ nlohmann::json row_config(const csv::Table& table, const csv::Row& row, csv::Cel
       cells.fail("extra", fmt::format("has '{}', which is not key=value", kv));
       break;
     }
-    config[std::string(text::trim(kv.substr(0, eq)))] = cell_value(text::trim(kv.substr(eq + 1)));
+    // "quantization_config.quant_method=mxfp4" sets a field of a nested object, as config.json nests it.
+    std::string key(text::trim(kv.substr(0, eq)));
+    const bool plain = !key.empty() && key.front() != '.' && key.back() != '.' && key.find("..") == std::string::npos &&
+                       std::all_of(key.begin(), key.end(), [](char ch) {
+                         return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '.';
+                       });
+    if (!plain) {
+      cells.fail("extra", fmt::format("has key '{}', which is not lower-case words joined by . or _", key));
+      break;
+    }
+    std::replace(key.begin(), key.end(), '.', '/');
+    const nlohmann::json::json_pointer at("/" + key);
+    bool inside_value = false;
+    for (auto parent = at.parent_pointer(); !parent.empty(); parent = parent.parent_pointer())
+      inside_value = inside_value || (config.contains(parent) && !config[parent].is_object());
+    if (inside_value) {
+      cells.fail("extra", fmt::format("sets a field inside '{}', which is not an object", key));
+      break;
+    }
+    config[at] = cell_value(text::trim(kv.substr(eq + 1)));
   }
   return config;
 }

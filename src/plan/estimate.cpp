@@ -66,10 +66,9 @@ States training_states(const WeightFormat& f, Convention c, Optimizer o, uint64_
 
 Result<uint64_t> lora_params(const ModelShape& s, uint64_t rank, const std::vector<std::string>& targets) {
   const uint64_t h = s.hidden_size;
-  const uint64_t hq = s.num_heads * s.head_dim;
-  const uint64_t hkv = s.num_kv_heads * s.head_dim;
-  const uint64_t i = s.intermediate_size;
-  const uint64_t experts = std::max<uint64_t>(s.num_experts, 1);
+  const AttentionWidths a = attention_widths(s);
+  // Adapters on the MLP: every expert of a routed layer, as PEFT wraps each expert's projections.
+  const uint64_t mlp = std::max<uint64_t>(s.num_experts, 1) * (h + s.intermediate_size);
   std::set<std::string> want;
   for (const auto& t : targets) {
     std::string k = text::to_lower(text::trim(t));
@@ -84,13 +83,13 @@ Result<uint64_t> lora_params(const ModelShape& s, uint64_t rank, const std::vect
   }
   if (want.empty()) return fail(tr("--lora-targets names no module"));
   uint64_t per_layer = 0;
-  if (want.count("q")) per_layer += h + hq;
-  if (want.count("k")) per_layer += h + hkv;
-  if (want.count("v")) per_layer += h + hkv;
-  if (want.count("o")) per_layer += hq + h;
-  if (want.count("gate") && s.mlp == Mlp::gated) per_layer += experts * (h + i);
-  if (want.count("up")) per_layer += experts * (h + i);
-  if (want.count("down")) per_layer += experts * (i + h);
+  if (want.count("q")) per_layer += h + a.q;
+  if (want.count("k")) per_layer += h + a.k;
+  if (want.count("v")) per_layer += h + a.v;
+  if (want.count("o")) per_layer += a.out + h;
+  if (want.count("gate") && s.mlp == Mlp::gated) per_layer += mlp;
+  if (want.count("up")) per_layer += mlp;
+  if (want.count("down")) per_layer += mlp;
   return rank * per_layer * s.num_layers;
 }
 
@@ -98,20 +97,19 @@ Result<uint64_t> lora_params(const ModelShape& s, uint64_t rank, const std::vect
 /// Sec. 4.1 with FlashAttention: the s^2 softmax/dropout terms are gone; Q, K, V are sized by their heads.
 double train_activation_per_token_layer(const ModelShape& s, double a) {
   const double h = double(s.hidden_size);
-  const double hq = double(s.num_heads * s.head_dim);
-  const double hkv = double(s.num_kv_heads * s.head_dim);
-  const double i = double(s.intermediate_size);
+  const AttentionWidths w = attention_widths(s);
   const double norms = double(s.norms_per_layer);
-  double stored = norms * h            // each norm's input
-                  + h                  // the shared input of the Q/K/V projections
-                  + hq + 2 * hkv       // Q, K, V kept by attention
-                  + hq                 // attention output = input of the output projection
+  double stored = norms * h                       // each norm's input
+                  + h                             // the shared input of the Q/K/V projections
+                  + double(w.q + w.k + w.v)       // Q, K, V kept by attention
+                  + double(w.out)                 // attention output = input of the output projection
                   + (s.norms_per_layer == 1 ? 0 : h);  // MLP input (phi's parallel block shares one)
   double bytes = a * stored + 4 * double(s.num_heads);  // FlashAttention's fp32 log-sum-exp per head
-  const double k = s.num_experts > 0 ? double(std::max<uint64_t>(s.experts_per_token, 1)) : 1.0;
   // MLP: gated keeps gate and up outputs, the activation's output and the product (4i); plain keeps the
-  // activation's input and output (2i), as Korthikanti's 8sbh + 8sbh with i = 4h.
-  bytes += k * a * (s.mlp == Mlp::gated ? 4 * i : 2 * i);
+  // activation's input and output (2i), as Korthikanti's 8sbh + 8sbh with i = 4h. MoE: the experts a token
+  // goes through, shared ones included.
+  const double i = active_mlp_width(s);
+  bytes += a * (s.mlp == Mlp::gated ? 4 * i : 2 * i);
   if (s.num_experts > 0) bytes += 4 * double(s.num_experts);  // router logits
   if (s.dropout) bytes += 2 * h;  // one-byte masks after attention and MLP
   return bytes;
@@ -120,10 +118,9 @@ double train_activation_per_token_layer(const ModelShape& s, double a) {
 /// Inference keeps no activations for backward: one layer's working set at a time (prefill of every token).
 double infer_activation_per_token(const ModelShape& s, double a) {
   const double h = double(s.hidden_size);
-  const double hq = double(s.num_heads * s.head_dim);
-  const double hkv = double(s.num_kv_heads * s.head_dim);
-  const double i = double(s.intermediate_size);
-  return a * (2 * h + hq + 2 * hkv + (s.mlp == Mlp::gated ? 3 * i : 2 * i));
+  const AttentionWidths w = attention_widths(s);
+  const double i = active_mlp_width(s);
+  return a * (2 * h + double(w.q + w.k + w.v) + (s.mlp == Mlp::gated ? 3 * i : 2 * i));
 }
 
 /// The format when --dtype is not given: the checkpoint's quantisation, nf4 for QLoRA, else the 16-bit format
@@ -231,7 +228,10 @@ double base_weight_bytes(const ModelShape& shape, Estimate& e) {
     return double(*shape.checkpoint_bytes);
   }
   const ParamCounts& p = e.params;
-  return double(p.linear) * e.format.linear_bits / 8.0 + double(p.embedding + p.other) * e.format.other_bits / 8.0;
+  // MXFP4 as transformers and vLLM apply it: the routed experts only; attention and the rest stay 16-bit.
+  const uint64_t shrunk = e.format.experts_only ? p.expert_linear : p.linear;
+  return double(shrunk) * e.format.linear_bits / 8.0 +
+         double(p.linear - shrunk + p.embedding + p.other) * e.format.other_bits / 8.0;
 }
 
 /// Weights, gradients, optimizer states and adapters, by mode.
@@ -265,7 +265,9 @@ Result<void> add_state_terms(const ModelShape& shape, const Workload& w, Estimat
     e.convention_text = trf("inference: weights only, {} ({:g} bits per linear weight)", e.format.name,
                             e.format.linear_bits);
   }
-  if (e.format.quantised && !e.format.gguf)
+  if (e.format.experts_only)
+    e.notes.push_back(tr("MXFP4 shrinks only the routed experts; attention, router, embeddings and LM head stay 16-bit"));
+  else if (e.format.quantised && !e.format.gguf)
     e.notes.push_back(tr("quantisation shrinks only the blocks' linear layers; embeddings, LM head and norms stay 16-bit"));
   return {};
 }
@@ -277,8 +279,9 @@ Result<double> kv_element_bytes(const Workload& w, bool fp32) {
   if (k == "fp8" || k == "int8") return 1.0;
   if (k == "fp16" || k == "bf16") return 2.0;
   if (k == "fp32") return 4.0;
+  if (k == "q8_0") return 34.0 / 32.0;  // llama.cpp: 32 int8 values and one fp16 scale
   if (k == "int4" || k == "q4_0") return 0.5625;
-  return fail(trf("'{}' is not a KV cache type: use fp32, fp16, bf16, fp8, int8 or q4_0", w.kv_dtype));
+  return fail(trf("'{}' is not a KV cache type: use fp32, fp16, bf16, fp8, int8, q8_0 or q4_0", w.kv_dtype));
 }
 
 /// The KV cache of decoder inference.
@@ -286,9 +289,12 @@ Result<void> add_kv_cache(const ModelShape& shape, const Workload& w, Estimate& 
   if (w.mode != Mode::infer || shape.arch != Arch::decoder) return {};
   auto kv_bytes = kv_element_bytes(w, e.format.name == "fp32");
   if (!kv_bytes) return std::unexpected(kv_bytes.error());
-  t.kv = 2.0 * double(shape.num_layers) * double(shape.num_kv_heads) * double(shape.head_dim) * double(e.tokens) *
-         *kv_bytes;
-  if (shape.num_kv_heads < shape.num_heads)
+  t.kv = kv_cache_elements(shape, w.context_tokens, w.batch) * *kv_bytes;
+  if (shape.mla)
+    e.notes.push_back(trf("KV cache: one compressed latent of {} values per token and layer (multi-head latent "
+                          "attention, as vLLM and SGLang cache it)",
+                          shape.mla->kv_lora_rank + shape.mla->qk_rope_head_dim));
+  else if (shape.num_kv_heads < shape.num_heads)
     e.notes.push_back(trf("KV cache counts {} key/value heads (grouped-query attention), not {} query heads",
                           shape.num_kv_heads, shape.num_heads));
   return {};
@@ -360,9 +366,12 @@ void apply_strategy(const ModelShape& shape, const Workload& w, Estimate& e, Ter
       break;
     case Strategy::tp: {
       shard_states();
-      const uint64_t kv_split = std::min<uint64_t>(n, std::max<uint64_t>(shape.num_kv_heads, 1));
+      // MLA's latent is one vector per token that every GPU needs whole: replicated, never divided.
+      const uint64_t kv_split = shape.mla ? 1 : std::min<uint64_t>(n, std::max<uint64_t>(shape.num_kv_heads, 1));
       t.kv /= double(kv_split);
-      if (kv_split < n && !training && shape.arch == Arch::decoder)
+      if (shape.mla && !training)
+        e.notes.push_back(tr("tensor parallelism: each GPU keeps the whole MLA latent cache (it is not split by heads)"));
+      else if (kv_split < n && !training && shape.arch == Arch::decoder)
         e.notes.push_back(trf("tensor parallelism over {} GPUs: only {} key/value heads, so the KV cache is "
                               "replicated, not divided, beyond {} ways",
                               n, shape.num_kv_heads, kv_split));
@@ -401,8 +410,14 @@ void add_model_notes(const ModelShape& shape, const Workload& w, Estimate& e) {
                           "routed per token ({} of {} parameters active)",
                           shape.num_experts, shape.experts_per_token, units::format_count(e.params.active),
                           units::format_count(e.params.total)));
-  if (shape.model_type == "gemma2" && w.mode == Mode::infer)
-    e.notes.push_back(tr("Gemma 2 alternates sliding-window layers; engines that exploit it need less KV cache"));
+  if (shape.sliding_layers > 0 && shape.sliding_window > 0 && w.mode == Mode::infer)
+    e.notes.push_back(trf("KV cache: {} of {} layers attend to the last {} tokens only and keep only those "
+                          "(sliding-window or chunked attention)",
+                          std::min(shape.sliding_layers, shape.num_layers), shape.num_layers, shape.sliding_window));
+  if (e.format.experts_only && shape.num_experts == 0)
+    e.warnings.push_back(trf("{} shrinks only the experts of a mixture-of-experts model; {} has none, so its "
+                             "weights stay 16-bit",
+                             e.format.name, shape.name));
 }
 
 }  // namespace

@@ -111,6 +111,8 @@ std::optional<Quantization> read_quantization(const json& config, std::vector<st
     out.format = bits <= 4 ? "int4" : "int8";
   } else if (method == "fp8" || method == "fbgemm_fp8") {
     out.format = "fp8";
+  } else if (method == "mxfp4") {
+    out.format = "mxfp4";
   }
   if (out.format.empty()) {
     warnings.push_back(trf("{}: quantization_config method '{}' is not one we size; give --dtype", source,
@@ -124,19 +126,28 @@ std::optional<Quantization> read_quantization(const json& config, std::vector<st
 bool apply_family(ModelShape& s, const std::string& type, Fields& f) {
   const auto tie = f.boolean("tie_word_embeddings");
   if (type == "llama" || type == "mistral" || type == "mixtral" || type == "qwen2" || type == "phi3" ||
-      type == "gemma" || type == "gemma2") {
+      type == "gemma" || type == "gemma2" || type == "gemma3_text" || type == "qwen3" || type == "qwen3_moe" ||
+      type == "llama4_text" || type == "deepseek_v2" || type == "deepseek_v3" || type == "gpt_oss") {
     s.arch = Arch::decoder;
     s.norm = Norm::rms;
     s.mlp = Mlp::gated;
-    const bool tied_default = type == "gemma" || type == "gemma2";
-    s.tie_word_embeddings = tie.value_or(tied_default);
-    if (type == "llama") {
+    const bool gemma = type == "gemma" || type == "gemma2" || type == "gemma3_text";
+    s.tie_word_embeddings = tie.value_or(gemma);
+    if (type == "llama" || type == "qwen3" || type == "qwen3_moe") {
       const bool bias = f.boolean("attention_bias").value_or(false);
       s.qkv_bias = s.o_bias = bias;
       s.mlp_bias = f.boolean("mlp_bias").value_or(false);
     }
     if (type == "qwen2") s.qkv_bias = true;
-    if (type == "gemma2") s.norms_per_layer = 4;
+    if (type == "gemma2" || type == "gemma3_text") s.norms_per_layer = 4;
+    s.qk_norm = type == "qwen3" || type == "qwen3_moe" || type == "gemma3_text";
+    if (type == "gpt_oss") {
+      s.qkv_bias = s.o_bias = f.boolean("attention_bias").value_or(true);
+      s.mlp_bias = true;  // the experts' gate_up and down biases
+      s.router_bias = true;
+      s.attention_sinks = true;
+    }
+    if (type == "deepseek_v3") s.router_bias = f.string("topk_method").value_or("noaux_tc") == "noaux_tc";
     return true;
   }
   if (type == "phi") {
@@ -248,8 +259,8 @@ RawSizes read_sizes(Fields& f, const ModelShape& s) {
   r.kv = f.positive({"num_key_value_heads", "num_kv_heads"}, false);
   r.head_dim = f.positive({"head_dim"}, false);
   r.max_pos = f.positive({"max_position_embeddings", "n_positions", "n_ctx"}, false);
-  r.experts = f.positive({"num_local_experts", "num_experts"}, false);
-  r.experts_per_tok = f.positive({"num_experts_per_tok"}, false);
+  r.experts = f.positive({"num_local_experts", "num_experts", "n_routed_experts"}, false);
+  r.experts_per_tok = f.positive({"num_experts_per_tok", "experts_per_token"}, false);
   if (s.arch == Arch::vit) {
     r.image = f.positive({"image_size"}, true);
     r.patch = f.positive({"patch_size"}, true);
@@ -307,6 +318,108 @@ Result<void> apply_sizes(const RawSizes& r, ModelShape& s, std::string_view sour
   return {};
 }
 
+/// Entries of a config list equal to `value` (layer_types: "sliding_attention"; no_rope_layers: 1).
+size_t count_in_list(const json& config, const char* key, const json& value) {
+  const auto it = config.find(key);
+  if (it == config.end() || !it->is_array()) return 0;
+  return static_cast<size_t>(std::count(it->begin(), it->end(), value));
+}
+bool has_list(const json& config, const char* key) {
+  const auto it = config.find(key);
+  return it != config.end() && it->is_array() && !it->empty();
+}
+
+/// Routed-expert layouts: expert and dense widths, shared experts, dense layers between routed ones.
+void apply_moe_layout(const json& config, Fields& f, ModelShape& s) {
+  if (s.num_experts == 0) return;
+  const uint64_t layers = s.num_layers;
+  if (auto moe = f.positive({"moe_intermediate_size"}, false)) {  // DeepSeek, Qwen-MoE
+    s.dense_intermediate_size = s.intermediate_size;
+    s.intermediate_size = *moe;
+  }
+  if (auto dense = f.positive({"intermediate_size_mlp"}, false)) s.dense_intermediate_size = *dense;  // Llama 4
+  if (auto shared = f.positive({"n_shared_experts"}, false)) s.shared_intermediate_size = *shared * s.intermediate_size;
+  if (auto shared = f.positive({"shared_expert_intermediate_size"}, false)) s.shared_intermediate_size = *shared;
+  if (s.model_type == "llama4_text") {
+    s.shared_intermediate_size = s.intermediate_size;  // one shared expert beside the routed ones
+    const uint64_t step = f.positive({"interleave_moe_layer_step"}, false).value_or(1);
+    s.dense_layers = layers - layers / step;
+  }
+  if (auto first = f.positive({"first_k_dense_replace"}, false)) {  // DeepSeek: layer i >= k with i % freq == 0
+    const uint64_t freq = f.positive({"moe_layer_freq"}, false).value_or(1);
+    uint64_t routed = 0;
+    for (uint64_t i = std::min(*first, layers); i < layers; ++i) routed += (i % freq == 0) ? 1 : 0;
+    s.dense_layers = layers - routed;
+  }
+  if (s.model_type == "qwen3_moe" || s.model_type == "qwen2_moe") {  // sparse every step-th layer, listed ones dense
+    const uint64_t step = f.positive({"decoder_sparse_step"}, false).value_or(1);
+    uint64_t routed = 0;
+    const auto only = config.find("mlp_only_layers");
+    for (uint64_t i = 0; i < layers; ++i) {
+      const bool listed = only != config.end() && only->is_array() && std::count(only->begin(), only->end(), i) > 0;
+      routed += (!listed && (i + 1) % step == 0) ? 1 : 0;
+    }
+    s.dense_layers = layers - routed;
+  }
+}
+
+/// Which layers attend locally (sliding window, Llama 4's chunks), as each family's modelling code decides.
+void apply_local_attention(const json& config, Fields& f, ModelShape& s) {
+  const std::string& type = s.model_type;
+  const uint64_t layers = s.num_layers;
+  std::optional<uint64_t> window = f.positive({"sliding_window"}, false);
+  uint64_t local = 0;
+  if (type == "llama4_text") {
+    window = f.positive({"attention_chunk_size"}, false);
+    const uint64_t interval = f.positive({"no_rope_layer_interval"}, false).value_or(4);
+    local = has_list(config, "no_rope_layers") ? count_in_list(config, "no_rope_layers", 1) : layers - layers / interval;
+  } else if (has_list(config, "layer_types")) {
+    local = count_in_list(config, "layer_types", "sliding_attention") +
+            count_in_list(config, "layer_types", "chunked_attention");
+  } else if (auto pattern = f.positive({"sliding_window_pattern"}, false)) {
+    local = layers - layers / *pattern;  // layer i is global when (i + 1) % pattern == 0 (Gemma 3)
+  } else if (type == "gemma3_text") {
+    local = layers - layers / 6;
+  } else if (type == "gemma2" || type == "gpt_oss") {
+    local = (layers + 1) / 2;  // even layers slide
+  } else if (type == "mistral" || type == "mixtral" || type == "phi3") {
+    local = layers;
+  } else if ((type == "qwen2" || type == "qwen3" || type == "qwen3_moe") && f.boolean("use_sliding_window").value_or(false)) {
+    const uint64_t from = f.positive({"max_window_layers"}, false).value_or(0);
+    local = layers > from ? layers - from : 0;
+  }
+  if (!window || local == 0) return;
+  s.sliding_window = *window;
+  s.sliding_layers = std::min<uint64_t>(local, layers);
+}
+
+/// Multi-head latent attention: present when the config has a KV latent rank.
+void apply_mla(Fields& f, ModelShape& s) {
+  const auto kv_rank = f.positive({"kv_lora_rank"}, false);
+  if (!kv_rank) return;
+  ModelShape::Mla m;
+  m.kv_lora_rank = *kv_rank;
+  m.q_lora_rank = f.positive({"q_lora_rank"}, false).value_or(0);
+  m.qk_nope_head_dim = f.positive({"qk_nope_head_dim"}, true).value_or(0);
+  m.qk_rope_head_dim = f.positive({"qk_rope_head_dim"}, true).value_or(0);
+  m.v_head_dim = f.positive({"v_head_dim"}, true).value_or(0);
+  s.mla = m;
+  s.head_dim = m.qk_nope_head_dim + m.qk_rope_head_dim;
+  s.num_kv_heads = s.num_heads;  // every head gets its own K and V back from the latent
+}
+
+/// The architecture beyond the basic sizes; fails on a malformed field.
+Result<void> apply_variants(const json& config, Fields& f, ModelShape& s, std::string_view source) {
+  apply_moe_layout(config, f, s);
+  apply_local_attention(config, f, s);
+  apply_mla(f, s);
+  if (!f.bad().empty()) return fail(fmt::format("{}: {}", source, text::join(f.bad(), "; ")));
+  if (!f.missing().empty())
+    return fail(trf("{}: {} config lacks {}; give the size instead with --params (e.g. --params 7B)", source,
+                    s.model_type, text::join(f.missing(), ", ")));
+  return {};
+}
+
 Result<void> apply_vit_sizes(const RawSizes& r, const json& config, ModelShape& s, std::string_view source) {
   s.image_size = *r.image;
   s.patch_size = *r.patch;
@@ -326,11 +439,52 @@ Result<void> apply_vit_sizes(const RawSizes& r, const json& config, ModelShape& 
 bool sizes_in_range(const ModelShape& s) {
   return s.hidden_size <= (1u << 20) && s.intermediate_size <= (1u << 22) && s.num_layers <= 10000 &&
          s.num_heads <= 65536 && s.head_dim <= 65536 && s.vocab_size <= (1u << 24) && s.num_experts <= 65536 &&
-         s.learned_positions <= (1u << 24) && s.image_size <= (1u << 16);
+         s.learned_positions <= (1u << 24) && s.image_size <= (1u << 16) && s.dense_intermediate_size <= (1u << 22) &&
+         s.shared_intermediate_size <= (1u << 24) && s.sliding_window <= (1u << 30) &&
+         (!s.mla || (s.mla->kv_lora_rank <= 65536 && s.mla->q_lora_rank <= 65536 && s.mla->qk_nope_head_dim <= 65536 &&
+                     s.mla->qk_rope_head_dim <= 65536 && s.mla->v_head_dim <= 65536));
+}
+
+/// A multimodal checkpoint (Gemma 3, Llama 4, Mistral 3) keeps its language model in text_config: that object,
+/// with the checkpoint-wide fields it lacks. Its own text_config is dropped, so this nests one level only.
+std::optional<json> text_model_config(const json& config) {
+  const auto it = config.find("text_config");
+  if (it == config.end() || !it->is_object() || config.contains("hidden_size")) return std::nullopt;
+  json text = *it;
+  text.erase("text_config");
+  const auto type = config.find("model_type");
+  if (!text.contains("model_type") && type != config.end() && type->is_string())
+    text["model_type"] = type->get<std::string>() + "_text";
+  for (const char* key : {"_name_or_path", "quantization_config", "torch_dtype", "dtype", "tie_word_embeddings",
+                          "vision_config", "gpuscout_default_batch"})
+    if (config.contains(key) && !text.contains(key)) text[key] = config[key];
+  return text;
+}
+
+/// The vision encoder of a multimodal checkpoint counted as a plain ViT (SigLIP-style: no class token, a final
+/// LayerNorm) plus a normed linear projector into the language model, exact for Gemma 3's SigLIP; 0 when
+/// vision_config lacks a size.
+uint64_t vision_encoder_params(const json& config, uint64_t text_hidden) {
+  const auto it = config.find("vision_config");
+  if (it == config.end() || !it->is_object()) return 0;
+  Fields f(*it, "vision_config");
+  const auto h = f.positive({"hidden_size"}, false);
+  const auto i = f.positive({"intermediate_size"}, false);
+  const auto layers = f.positive({"num_hidden_layers"}, false);
+  const auto patch = f.positive({"patch_size"}, false);
+  const auto image = f.positive({"image_size"}, false);
+  const uint64_t channels = f.positive({"num_channels"}, false).value_or(3);
+  if (!h || !i || !layers || !patch || !image || !f.bad().empty()) return 0;
+  if (*h > 65536 || *i > 262144 || *layers > 1000 || *patch > *image || *image > 65536 || channels > 64) return 0;
+  const uint64_t per_layer = 4 * (*h * *h + *h) + 2 * *h * *i + *i + *h + 4 * *h;  // attention, MLP, 2 LayerNorms
+  const uint64_t side = *image / *patch;
+  const uint64_t embeddings = channels * *patch * *patch * *h + *h + side * side * *h;
+  return *layers * per_layer + embeddings + 2 * *h + *h * text_hidden + *h;  // projector and its input norm
 }
 
 Result<ConfigRead> read_config(const json& config, std::string_view source) {
   if (!config.is_object()) return fail(trf("{}: a config.json must be a JSON object", source));
+  if (auto text = text_model_config(config)) return read_config(*text, source);
   ConfigRead out;
   ModelShape& s = out.shape;
   Fields f(config, source);
@@ -352,12 +506,22 @@ Result<ConfigRead> read_config(const json& config, std::string_view source) {
   const RawSizes raw = read_sizes(f, s);
   if (auto checked = check_fields(f, known, s, source, out.warnings); !checked) return std::unexpected(checked.error());
   if (auto applied = apply_sizes(raw, s, source); !applied) return std::unexpected(applied.error());
+  if (auto variants = apply_variants(config, f, s, source); !variants) return std::unexpected(variants.error());
   if (s.arch == Arch::vit) {
     if (auto vit = apply_vit_sizes(raw, config, s, source); !vit) return std::unexpected(vit.error());
   }
   if (!sizes_in_range(s)) return fail(trf("{}: sizes out of range for a real model", source));
 
   s.quantization = read_quantization(config, out.warnings, source);
+  if (config.contains("vision_config")) {
+    s.vision_params = vision_encoder_params(config, s.hidden_size);
+    if (!s.vision_params)
+      out.warnings.push_back(trf("{}: the vision encoder is not counted: vision_config lacks its sizes", source));
+    else if (s.model_type != "gemma3_text")
+      out.warnings.push_back(trf("{}: the vision encoder is counted as a plain ViT from vision_config ({} "
+                                 "parameters, approximate)",
+                                 source, s.vision_params));
+  }
   if (auto d = f.string("torch_dtype"); d) s.torch_dtype = normalise_dtype(*d);
   else if (auto d2 = f.string("dtype"); d2) s.torch_dtype = normalise_dtype(*d2);
   return out;

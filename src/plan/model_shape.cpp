@@ -1,5 +1,6 @@
 #include "plan/model_shape.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -15,14 +16,75 @@ struct MlpCount {
   uint64_t bias = 0;
 };
 
-MlpCount one_expert_mlp(const ModelShape& s) {
+MlpCount one_expert_mlp(const ModelShape& s, uint64_t width) {
   const uint64_t h = s.hidden_size;
-  const uint64_t i = s.intermediate_size;
+  const uint64_t i = width;
   if (s.mlp == Mlp::gated) return {3 * h * i, s.mlp_bias ? 2 * i + h : 0};
   return {2 * h * i, s.mlp_bias ? i + h : 0};
 }
 
+/// Attention's weight matrices and its small tensors (biases, norms, sinks) in one layer.
+MlpCount attention_params(const ModelShape& s) {
+  const uint64_t h = s.hidden_size;
+  MlpCount c;
+  if (s.mla) {
+    const auto& m = *s.mla;
+    const uint64_t q_width = s.num_heads * (m.qk_nope_head_dim + m.qk_rope_head_dim);
+    c.linear = m.q_lora_rank ? h * m.q_lora_rank + m.q_lora_rank * q_width : h * q_width;  // q_a/q_b or q_proj
+    c.linear += h * (m.kv_lora_rank + m.qk_rope_head_dim);                                  // kv_a_proj_with_mqa
+    c.linear += m.kv_lora_rank * s.num_heads * (m.qk_nope_head_dim + m.v_head_dim);          // kv_b_proj
+    c.linear += s.num_heads * m.v_head_dim * h;                                              // o_proj
+    c.bias = m.q_lora_rank + m.kv_lora_rank;  // q_a_layernorm, kv_a_layernorm (RMSNorm)
+  } else {
+    const AttentionWidths a = attention_widths(s);
+    c.linear = h * a.q + h * a.k + h * a.v + a.out * h;
+    if (s.qkv_bias) c.bias += a.q + a.k + a.v;
+    if (s.o_bias) c.bias += h;
+  }
+  if (s.qk_norm) c.bias += 2 * s.head_dim;
+  if (s.attention_sinks) c.bias += s.num_heads;
+  return c;
+}
+
+uint64_t moe_layers(const ModelShape& s) {
+  if (s.num_experts == 0) return 0;
+  return s.num_layers > s.dense_layers ? s.num_layers - s.dense_layers : 0;
+}
+
+uint64_t dense_width(const ModelShape& s) {
+  return s.dense_intermediate_size ? s.dense_intermediate_size : s.intermediate_size;
+}
+
 }  // namespace
+
+AttentionWidths attention_widths(const ModelShape& s) {
+  if (s.mla) {
+    const auto& m = *s.mla;
+    const uint64_t qk = s.num_heads * (m.qk_nope_head_dim + m.qk_rope_head_dim);
+    return {qk, qk, s.num_heads * m.v_head_dim, s.num_heads * m.v_head_dim};
+  }
+  const uint64_t hq = s.num_heads * s.head_dim;
+  const uint64_t hkv = s.num_kv_heads * s.head_dim;
+  return {hq, hkv, hkv, hq};
+}
+
+double active_mlp_width(const ModelShape& s) {
+  if (s.num_experts == 0 || s.num_layers == 0) return double(s.intermediate_size);
+  const double routed = double(moe_layers(s));
+  const double dense = double(s.num_layers) - routed;
+  const double k = double(std::max<uint64_t>(s.experts_per_token, 1));
+  const double per_routed = k * double(s.intermediate_size) + double(s.shared_intermediate_size);
+  return (routed * per_routed + dense * double(dense_width(s))) / double(s.num_layers);
+}
+
+double kv_cache_elements(const ModelShape& s, uint64_t context_tokens, uint64_t batch) {
+  const double per_token_layer = s.mla ? double(s.mla->kv_lora_rank + s.mla->qk_rope_head_dim)
+                                       : 2.0 * double(s.num_kv_heads) * double(s.head_dim);
+  const uint64_t local = std::min(s.sliding_layers, s.num_layers);
+  const uint64_t window = s.sliding_window ? std::min(s.sliding_window, context_tokens) : context_tokens;
+  const double tokens = double(s.num_layers - local) * double(context_tokens) + double(local) * double(window);
+  return per_token_layer * tokens * double(batch);
+}
 
 ParamCounts count_params(const ModelShape& s) {
   ParamCounts c;
@@ -31,22 +93,29 @@ ParamCounts count_params(const ModelShape& s) {
     return c;
   }
   const uint64_t h = s.hidden_size;
-  const uint64_t hq = s.num_heads * s.head_dim;
-  const uint64_t hkv = s.num_kv_heads * s.head_dim;
+  const MlpCount attention = attention_params(s);
+  const uint64_t norms = s.norms_per_layer * norm_params(s);
 
-  uint64_t layer_linear = h * hq + 2 * h * hkv + hq * h;
-  uint64_t layer_other = s.norms_per_layer * norm_params(s);
-  if (s.qkv_bias) layer_other += hq + 2 * hkv;
-  if (s.o_bias) layer_other += h;
-  const MlpCount expert = one_expert_mlp(s);
-  const uint64_t experts = s.num_experts > 0 ? s.num_experts : 1;
-  layer_linear += experts * expert.linear;
-  layer_other += experts * expert.bias;
-  if (s.num_experts > 0) layer_linear += h * s.num_experts;  // the router
+  // A dense layer (every layer of a dense model) and, for MoE, a routed layer: experts, router, shared experts.
+  const MlpCount dense_mlp = one_expert_mlp(s, dense_width(s));
+  const uint64_t dense_linear = attention.linear + dense_mlp.linear;
+  const uint64_t dense_other = attention.bias + norms + dense_mlp.bias;
+  const uint64_t routed = moe_layers(s);
+  const uint64_t dense = s.num_layers - routed;
+  const MlpCount expert = one_expert_mlp(s, s.intermediate_size);
+  uint64_t moe_linear = 0, moe_other = 0, experts_linear = 0;
+  if (routed > 0) {
+    experts_linear = s.num_experts * expert.linear;
+    moe_linear = attention.linear + experts_linear + h * s.num_experts;  // the router
+    moe_linear += one_expert_mlp(s, s.shared_intermediate_size).linear;
+    moe_other = attention.bias + norms + s.num_experts * expert.bias + (s.router_bias ? s.num_experts : 0);
+    if (s.shared_intermediate_size && s.mlp_bias) moe_other += one_expert_mlp(s, s.shared_intermediate_size).bias;
+  }
 
-  c.per_layer = layer_linear + layer_other;
-  c.linear = s.num_layers * layer_linear;
-  c.other = s.num_layers * layer_other;
+  c.per_layer = routed > 0 ? moe_linear + moe_other : dense_linear + dense_other;
+  c.linear = dense * dense_linear + routed * moe_linear;
+  c.expert_linear = routed * experts_linear;
+  c.other = dense * dense_other + routed * moe_other;
 
   c.embedding = s.vocab_size * h + s.learned_positions * h + s.token_types * h;
   if (s.lm_head && !s.tie_word_embeddings) c.embedding += s.vocab_size * h;
@@ -54,6 +123,7 @@ ParamCounts count_params(const ModelShape& s) {
   if (s.final_norm) c.other += norm_params(s);
   if (s.embedding_norm) c.other += norm_params(s);
   if (s.pooler) c.other += h * h + h;
+  c.other += s.vision_params;
 
   if (s.arch == Arch::vit) {
     const uint64_t patches = s.patch_size ? (s.image_size / s.patch_size) * (s.image_size / s.patch_size) : 0;
@@ -66,7 +136,7 @@ ParamCounts count_params(const ModelShape& s) {
   c.total = c.linear + c.embedding + c.other;
   c.active = c.total;
   if (s.num_experts > s.experts_per_token && s.experts_per_token > 0)
-    c.active -= s.num_layers * (s.num_experts - s.experts_per_token) * (expert.linear + expert.bias);
+    c.active -= routed * (s.num_experts - s.experts_per_token) * (expert.linear + expert.bias);
 
   if (s.params_override) {
     // --params: keep the asked-for total; the shape only apportions it.
@@ -75,6 +145,7 @@ ParamCounts count_params(const ModelShape& s) {
     c.linear = want > fixed ? want - fixed : 0;
     if (want <= fixed) c.embedding = want > c.other ? want - c.other : 0;
     c.total = c.active = c.linear + c.embedding + c.other;
+    c.expert_linear = 0;
   }
   return c;
 }

@@ -38,8 +38,29 @@ struct ModelShape {
   uint64_t vocab_size = 0;
   bool tie_word_embeddings = false;
   std::optional<uint64_t> max_position_embeddings;
-  uint64_t num_experts = 0;        ///< 0 for a dense model
+  uint64_t num_experts = 0;        ///< routed experts; 0 for a dense model
   uint64_t experts_per_token = 0;  ///< active experts (top-k routing)
+
+  // Mixture-of-experts layouts beyond Mixtral's (every layer routed, no shared expert).
+  uint64_t dense_layers = 0;              ///< layers with a dense MLP instead of experts (DeepSeek's first 3)
+  uint64_t dense_intermediate_size = 0;   ///< their MLP width
+  uint64_t shared_intermediate_size = 0;  ///< always-active shared experts of a routed layer, widths summed
+  bool router_bias = false;               ///< gpt-oss's router bias, DeepSeek-V3's score-correction bias
+
+  // Attention variants.
+  struct Mla {  ///< multi-head latent attention (DeepSeek-V2/V3): K and V expand from one cached latent
+    uint64_t q_lora_rank = 0;  ///< 0: a plain q_proj (V2-Lite)
+    uint64_t kv_lora_rank = 0;
+    uint64_t qk_nope_head_dim = 0;
+    uint64_t qk_rope_head_dim = 0;
+    uint64_t v_head_dim = 0;
+  };
+  std::optional<Mla> mla;
+  uint64_t sliding_window = 0;   ///< tokens a local layer attends to (sliding window or Llama 4's chunk); 0: none
+  uint64_t sliding_layers = 0;   ///< how many layers are local (Gemma 3: 5 of 6; gpt-oss: every other)
+  bool qk_norm = false;          ///< RMSNorm of each head's q and k (Qwen3, Gemma 3): head_dim weights each
+  bool attention_sinks = false;  ///< gpt-oss: one learned sink logit per head
+  uint64_t vision_params = 0;    ///< a multimodal checkpoint's vision encoder and projector (kept 16-bit)
 
   // Family conventions (set from model_type, as the Hugging Face modelling code does).
   Norm norm = Norm::rms;
@@ -83,6 +104,7 @@ struct ParamCounts {
   uint64_t total = 0;
   uint64_t active = 0;       ///< per token (MoE: only the routed experts); == total for dense models
   uint64_t linear = 0;       ///< weight matrices inside the blocks: what int8/int4/nf4 shrink
+  uint64_t expert_linear = 0;  ///< the routed experts' share of `linear` (all MXFP4 shrinks)
   uint64_t embedding = 0;    ///< token/position tables, the LM head or classifier: kept 16-bit
   uint64_t other = 0;        ///< norms, biases, pooler, patch embedding: kept 16-bit
   uint64_t per_layer = 0;    ///< one block, all experts
@@ -90,6 +112,23 @@ struct ParamCounts {
 
 /// Exact count from the shape (see docs/fit.md for the per-family conventions).
 ParamCounts count_params(const ModelShape& shape);
+
+/// Widths of one token's attention projections in one layer, as the modelling code builds them.
+struct AttentionWidths {
+  uint64_t q = 0;    ///< queries (heads x head_dim; MLA: heads x (nope + rope))
+  uint64_t k = 0;    ///< keys as attention uses them (after MLA's expansion)
+  uint64_t v = 0;    ///< values
+  uint64_t out = 0;  ///< the output projection's input (heads x value width)
+};
+AttentionWidths attention_widths(const ModelShape& shape);
+
+/// MLP width one token goes through per layer, averaged over the layers: the routed experts it picks, the shared
+/// experts, and the dense layers of a MoE model.
+double active_mlp_width(const ModelShape& shape);
+
+/// Elements the KV cache holds for `batch` sequences of `context_tokens`: keys and values of every layer, one
+/// latent per token for MLA, at most the window's tokens for sliding-window (local) layers.
+double kv_cache_elements(const ModelShape& shape, uint64_t context_tokens, uint64_t batch);
 
 /// Tokens one sample puts through the blocks: the context for text, patches + 1 for a ViT.
 uint64_t tokens_per_sample(const ModelShape& shape, uint64_t context_tokens);

@@ -43,6 +43,7 @@ struct FormatRow {
   bool quantised;
   bool gguf;
   const char* note;
+  bool experts_only = false;
 };
 
 // HF-style quantisation shrinks only the blocks' linear layers. Scales: int4 as GPTQ/AWQ with group 128
@@ -59,6 +60,8 @@ constexpr FormatRow kFormats[] = {
     {"int4", 4.15625, 16, true, false, N_("4-bit linear layers, group 128 (GPTQ/AWQ): 4 + 20/128 bits")},
     {"nf4", 4.127, 16, true, false, N_("bitsandbytes NF4, blocksize 64, double quantisation: 4 + 8/64 + 32/16384 bits")},
     {"fp4", 4.127, 16, true, false, N_("bitsandbytes FP4, blocksize 64, double quantisation")},
+    {"mxfp4", 4.25, 16, true, false,
+     N_("MXFP4 experts (OCP microscaling): 32 FP4 values share one 8-bit scale, 4 + 8/32 bits"), true},
     {"q8_0", 8.5, 8.5, true, true, N_("GGUF Q8_0 (34 bytes per 32 weights)")},
     {"q6_k", 6.56, 6.56, true, true, N_("GGUF Q6_K, llama.cpp's figure for Llama-2-7B")},
     {"q5_k_m", 5.68, 5.68, true, true, N_("GGUF Q5_K_M, llama.cpp's figure for Llama-2-7B")},
@@ -135,7 +138,8 @@ Result<WeightFormat> weight_format(std::string_view s) {
   if (want == "bfloat16") want = "bf16";
   for (const auto& row : kFormats) {
     if (want == row.name)
-      return WeightFormat{row.name, row.linear_bits, row.other_bits, row.quantised, row.gguf, tr(row.note)};
+      return WeightFormat{row.name, row.linear_bits, row.other_bits, row.quantised, row.gguf, row.experts_only,
+                          tr(row.note)};
   }
   return fail(trf("'{}' is not a weight format: use one of {}", s, text::join(weight_format_names(), ", ")));
 }

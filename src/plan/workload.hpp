@@ -37,9 +37,10 @@ struct WeightFormat {
   double other_bits = 16;    ///< embeddings, LM head, norms, biases (16-bit unless the format says)
   bool quantised = false;    ///< only inference and QLoRA may use it
   bool gguf = false;         ///< llama.cpp formats quantise every tensor (average bits per weight)
+  bool experts_only = false; ///< MXFP4: only the routed experts' linear layers (attention stays 16-bit)
   std::string note;          ///< where the bits come from
 };
-/// fp32 fp16 bf16 fp8 int8 int4 nf4 fp4, and GGUF q8_0 q6_k q5_k_m q5_k_s q5_0 q4_k_m q4_k_s q4_0 q3_k_l q3_k_m
+/// fp32 fp16 bf16 fp8 int8 int4 nf4 fp4 mxfp4, and GGUF q8_0 q6_k q5_k_m q5_k_s q5_0 q4_k_m q4_k_s q4_0 q3_k_l q3_k_m
 /// q3_k_s q2_k (case-insensitive).
 Result<WeightFormat> weight_format(std::string_view name);
 std::vector<std::string> weight_format_names();

@@ -10,6 +10,10 @@ import csv
 import os
 import re
 import sys
+import time
+
+# A row read on a day after today is a typo (UTC, as the rows' dates).
+TODAY = time.strftime("%Y-%m-%d", time.gmtime())
 
 HEADERS = {
     "compute_capability.csv": "cc,sm,architecture,vendor_family,notes,source,date",
@@ -87,7 +91,7 @@ CC = re.compile(r"^\d{1,2}\.\d$")
 MAJOR_MINOR = re.compile(r"^\d{1,2}\.\d{1,2}$")
 DRIVER = re.compile(r"^\d{3}(\.\d{1,3}){0,2}$")
 PCI_ID = re.compile(r"^[0-9a-f]{4}:[0-9a-f]{4}$")
-SOURCE_KEY = re.compile(r"^\|\s*`([A-Za-z0-9-]+)`\s*\|", re.M)
+SOURCE_KEY = re.compile(r"^\|\s*((?:`[A-Za-z0-9-]+`\s*)+)\|", re.M)
 
 
 class Checker:
@@ -183,7 +187,8 @@ def main(argv):
     sources_md = os.path.join(data_dir, "SOURCES.md")
     if os.path.isfile(sources_md):
         with open(sources_md, encoding="utf-8") as f:
-            keys = set(SOURCE_KEY.findall(f.read()))
+            # A key row's first cell may define several keys: "| `NVDS-T4` `NVDS-A10` |".
+            keys = {k for cell in SOURCE_KEY.findall(f.read()) for k in re.findall(r"`([A-Za-z0-9-]+)`", cell)}
     ck.check("SOURCES.md defines source keys", [] if keys else [f"{sources_md} missing or defines no `KEY` rows"])
 
     for name, rows in tables.items():
@@ -199,6 +204,8 @@ def main(argv):
                 problems.append(f"{where}: source names no key defined in SOURCES.md: '{r['source'][:60]}'")
             if not ISO_DATE.match(r["date"]):
                 problems.append(f"{where}: date '{r['date']}' is not an ISO date (YYYY-MM-DD)")
+            elif r["date"] > TODAY:
+                problems.append(f"{where}: date '{r['date']}' is in the future (today is {TODAY})")
         ck.check(f"{name} rows have a source and an ISO date", problems)
 
         problems = [f"{name} line {r['_line']} {col}: a curation remark in a cell users read: '{r[col][:60]}'"

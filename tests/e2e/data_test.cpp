@@ -196,3 +196,62 @@ TEST(DataOverride, GlobalOptionBeforeTheCommandOrWithoutOne) {
   expect_usage_error(e2e::run_gpuscout({"--no-python"}, {{"GPUSCOUT_DATA_DIR", bad}}), where);
   EXPECT_EQ(e2e::run_gpuscout({"--data", good, "--version"}).exit_code, 0);
 }
+
+// `gpuscout --data-info` / `gpuscout data`: each table's rows, dates and sources, and which are stale.
+TEST(DataInfo, EveryTableWithItsDatesRowsAndSources) {
+  const auto r = e2e::run_gpuscout({"--data-info", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = r.json();
+  EXPECT_EQ(doc["schema"], "gpuscout.data/1");
+  EXPECT_EQ(doc["today"], "2026-12-02");  // GPUSCOUT_TODAY of the e2e environment
+  size_t csvs = 0;
+  for (const auto& entry : fs::directory_iterator(kData)) csvs += entry.path().extension() == ".csv" ? 1 : 0;
+  ASSERT_EQ(doc["tables"].size(), csvs);
+  for (const auto& t : doc["tables"]) {
+    EXPECT_TRUE(t["built_in"].get<bool>()) << t.dump();
+    EXPECT_GT(t["rows"].get<int>(), 0) << t.dump();
+    EXPECT_GT(t["sources"].get<int>(), 0) << t.dump();  // every row names a SOURCES.md key
+    EXPECT_EQ(t["undated_rows"], 0) << t.dump();
+    EXPECT_LE(t["oldest"].get<std::string>(), t["newest"].get<std::string>());
+  }
+  const auto text = e2e::run_gpuscout({"data"});
+  EXPECT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("gpus.csv"), std::string::npos) << text.out;
+  // After a command's name it is not the global flag: an error, not a silently ignored word.
+  const auto misplaced = e2e::run_gpuscout({"fit", "--vram", "24G", "--data-info"});
+  EXPECT_EQ(misplaced.exit_code, 2);
+  EXPECT_NE(misplaced.err.find("gpuscout --data-info"), std::string::npos) << misplaced.err;
+}
+
+TEST(DataInfo, AnOldOverrideTableIsStaleAndAdviseSaysSo) {
+  const std::string dir = e2e::temp_dir();
+  std::string rates = read(kData / "exchange_rates.csv");
+  std::string old;
+  std::istringstream lines(rates);
+  for (std::string line; std::getline(lines, line);) {
+    if (!old.empty() && line.size() > 10) line.replace(line.size() - 10, 10, "2019-01-02");  // every row's date
+    old += line + "\n";
+  }
+  write(fs::path(dir) / "exchange_rates.csv", old);
+  const auto info = e2e::run_gpuscout({"--data", dir, "data", "--json"});
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  bool seen = false;
+  const auto doc = info.json();
+  for (const auto& t : doc["tables"]) {
+    if (t["name"] != "exchange_rates.csv") continue;
+    seen = true;
+    EXPECT_FALSE(t["built_in"].get<bool>());
+    EXPECT_TRUE(t["stale"].get<bool>());
+    EXPECT_EQ(t["newest"], "2019-01-02");
+  }
+  EXPECT_TRUE(seen);
+  const auto advice = e2e::run_gpuscout({"--data", dir, "advise", "--budget", "1000EUR", "--no-probe", "--json"});
+  ASSERT_EQ(advice.exit_code, 0) << advice.err;
+  const std::string warnings = advice.json()["warnings"].dump();
+  EXPECT_NE(warnings.find("exchange rates date from 2019-01-02"), std::string::npos) << warnings;
+  // The same tables a week after their newest row: no warning.
+  const auto fresh = e2e::run_gpuscout({"--data", dir, "advise", "--budget", "1000EUR", "--no-probe", "--json"},
+                                       {{"GPUSCOUT_TODAY", "2019-01-09"}});
+  ASSERT_EQ(fresh.exit_code, 0) << fresh.err;
+  EXPECT_EQ(fresh.json()["warnings"].dump().find("exchange rates date"), std::string::npos);
+}

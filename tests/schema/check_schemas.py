@@ -38,6 +38,8 @@ COMMANDS = [
     ("platforms", ["platforms", "--json"]),
     ("glossary", ["explain", "--json"]),
     ("glossary", ["--lang", "zh", "explain", "--json"]),
+    ("data", ["data", "--json"]),
+    ("data", ["--data-info", "--json"]),
 ]
 OK_EXITS = {0, 3, 4}  # 3 and 4: doctor --strict's verdicts
 
