@@ -372,8 +372,8 @@ TEST(TablesOverride, BadGpuAndDriverCellsRefuseTheirTable) {
                              "compute_capability, memory_bytes, memory_bandwidth_gbs, fp32_tflops, "
                              "fp16_tensor_tflops_dense, bf16_tensor_tflops_dense, fp16_accumulate, "
                              "fp8_tensor_tflops_dense, tdp_w, launch_year, launch_price_usd, street_price_usd, "
-                             "street_price_date, form_factor, pci_ids, sms, boost_clock_mhz, l2_bytes, pcie_gen, "
-                             "pcie_width, software_support, source, date in the header line",
+                             "street_price_date, used_price_usd, form_factor, pci_ids, sms, boost_clock_mhz, "
+                             "l2_bytes, pcie_gen, pcie_width, software_support, source, date in the header line",
                              [] { return catalog::gpus().empty(); }),
               ::testing::ExitedWithCode(0), "");
 }
