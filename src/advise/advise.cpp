@@ -450,6 +450,8 @@ std::vector<Recommendation> candidates(const Request& req, const std::vector<cat
     r.reasons.push_back(trf("memory {} >= need {}", gib(*g.memory_bytes), gib(need)));
     r.reasons.push_back(trf("{:.1f} {} / ${:.0f} = {:.1f} per $1000", r.metric, r.metric_name, r.price_usd, r.score));
     r.reasons.push_back(r.price_basis);
+    if (g.used_price_usd)  // shown, not ranked: a used card's price depends on its condition
+      r.reasons.push_back(trf("used: about ${:.0f} second-hand (not used for the ranking)", *g.used_price_usd));
     add_caveats(g, r.reasons);
     out.push_back(std::move(r));
   }

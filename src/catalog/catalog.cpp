@@ -96,6 +96,7 @@ void read_gpu_numbers(csv::CellReader& c, GpuSpec& g) {
   g.launch_year = narrow<int>(c.whole("launch_year", 1990, 2100));
   g.launch_price_usd = c.number("launch_price_usd", 1, kMaxUsd);
   g.street_price_usd = c.number("street_price_usd", 1, kMaxUsd);
+  g.used_price_usd = c.number("used_price_usd", 1, kMaxUsd);
   g.sms = narrow<int>(c.whole("sms", 1, 100000));
   g.boost_clock_mhz = narrow<int>(c.whole("boost_clock_mhz", 1, 100000));
   g.l2_bytes = c.whole("l2_bytes", 1, 1ull << 40);
@@ -214,8 +215,8 @@ const std::vector<GpuSpec>& gpus() {
       {"vendor", "name", "aliases", "architecture", "compute_capability", "memory_bytes", "memory_bandwidth_gbs",
        "fp32_tflops", "fp16_tensor_tflops_dense", "bf16_tensor_tflops_dense", "fp16_accumulate",
        "fp8_tensor_tflops_dense", "tdp_w", "launch_year", "launch_price_usd", "street_price_usd", "street_price_date",
-       "form_factor", "pci_ids", "sms", "boost_clock_mhz", "l2_bytes", "pcie_gen", "pcie_width", "software_support",
-       "source", "date"},
+       "used_price_usd", "form_factor", "pci_ids", "sms", "boost_clock_mhz", "l2_bytes", "pcie_gen", "pcie_width",
+       "software_support", "source", "date"},
       read_gpu);
   return rows;
 }

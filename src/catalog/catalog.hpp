@@ -24,6 +24,7 @@ struct GpuSpec {
       fp16_accumulate_tflops, fp8_tensor_tflops;
   std::optional<int> tdp_w, launch_year;
   std::optional<double> launch_price_usd, street_price_usd;
+  std::optional<double> used_price_usd;  ///< a typical second-hand price, where a dated source gives one
   std::string street_price_date, form_factor;
   std::vector<std::pair<uint16_t, uint16_t>> pci_ids;  ///< (vendor, device)
   std::optional<int> sms, boost_clock_mhz, pcie_gen, pcie_width;

@@ -21,7 +21,7 @@ HEADERS = {
     "torch_builds.csv": "torch,released,cuda,platform,arch_list,ptx,channel,index,python_min,python_max,source,date",
     "gpus.csv": "vendor,name,aliases,architecture,compute_capability,memory_bytes,memory_bandwidth_gbs,"
                 "fp32_tflops,fp16_tensor_tflops_dense,bf16_tensor_tflops_dense,fp16_accumulate,"
-                "fp8_tensor_tflops_dense,tdp_w,launch_year,launch_price_usd,street_price_usd,street_price_date,"
+                "fp8_tensor_tflops_dense,tdp_w,launch_year,launch_price_usd,street_price_usd,street_price_date,used_price_usd,"
                 "form_factor,pci_ids,sms,boost_clock_mhz,l2_bytes,pcie_gen,pcie_width,software_support,source,date",
     "platforms.csv": "kind,provider,offer,gpu,gpu_count,memory_bytes,usd_per_hour,price_per_hour,price_max_per_hour,"
                      "currency,free_hours_per_week,session_hours,requirements,steps,note,region,url,source,date",
@@ -40,7 +40,7 @@ HEADERS = {
 NUMERIC = {
     "gpus.csv": ["memory_bytes", "memory_bandwidth_gbs", "fp32_tflops", "fp16_tensor_tflops_dense",
                  "bf16_tensor_tflops_dense", "fp16_accumulate", "fp8_tensor_tflops_dense", "tdp_w",
-                 "launch_year", "launch_price_usd", "street_price_usd", "sms", "boost_clock_mhz", "l2_bytes",
+                 "launch_year", "launch_price_usd", "street_price_usd", "used_price_usd", "sms", "boost_clock_mhz", "l2_bytes",
                  "pcie_gen", "pcie_width"],
     "platforms.csv": ["gpu_count", "memory_bytes", "usd_per_hour", "price_per_hour", "price_max_per_hour",
                       "free_hours_per_week", "session_hours"],

@@ -34,7 +34,7 @@ const std::vector<Form> kForms = {
     {"NVIDIA H200 MIG 1g.18gb", 18'000'000'000ull},  // a slice: its own memory, from the profile
     {"NVIDIA H200 NVL", 141 * GiB},   // its own row, not the H200 SXM's
     {"NVIDIA GH200 480GB", 96 * GiB},  // the GPU's 96 GB of HBM3, not the superchip's 480 GB of LPDDR5X
-    {"NVIDIA H100 NVL", 0},
+    {"NVIDIA H100 CNX", 0},
     {"NVIDIA GH200 144G HBM3e", 0},
     {"RTX 4909", 0},
     {"Definitely Not A GPU", 0},
@@ -70,7 +70,7 @@ TEST(GpuNames, FitAndPlatformsAcceptTheSameNames) {
 }
 
 TEST(GpuNames, UnknownNamesSuggestCloseOnes) {
-  const auto fit = e2e::run_gpuscout({"fit", "--gpu", "NVIDIA H100 NVL", "--model", "mistral-7b"});
+  const auto fit = e2e::run_gpuscout({"fit", "--gpu", "NVIDIA H100 CNX", "--model", "mistral-7b"});
   EXPECT_EQ(fit.exit_code, 2);
   EXPECT_NE(fit.err.find("did you mean: H100 PCIe"), std::string::npos) << fit.err;
   EXPECT_NE(fit.err.find("--vram"), std::string::npos) << fit.err;
@@ -93,8 +93,8 @@ TEST(GpuNames, AdvisePricesTakeDriverNames) {
   const auto prices = write_file("smi-names.csv", "name,price\nNVIDIA GeForce RTX 4090,1500\nTesla T4,400\n");
   const auto r = e2e::run_gpuscout({"advise", "--prices", prices, "--no-probe", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto other = write_file("nvl.csv", "name,price\nNVIDIA H100 NVL,30000\n");
+  const auto other = write_file("cnx.csv", "name,price\nNVIDIA H100 CNX,30000\n");
   const auto bad = e2e::run_gpuscout({"advise", "--prices", other, "--no-probe"});
   EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_NE(bad.err.find("unknown GPU 'NVIDIA H100 NVL'"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("unknown GPU 'NVIDIA H100 CNX'"), std::string::npos) << bad.err;
 }

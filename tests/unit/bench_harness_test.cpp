@@ -246,7 +246,7 @@ TEST(BenchGpu, DatasheetRowForTheDeviceName) {
     EXPECT_EQ(gpu.memory_bandwidth_gbs, match->spec->memory_bandwidth_gbs) << other;
   }
   // A name the catalogue does not know has no datasheet: no efficiency, a note says why.
-  auto unknown = one_bf16_gemm("NVIDIA H100 NVL", 132);
+  auto unknown = one_bf16_gemm("NVIDIA H100 CNX", 132);
   interpret_gpu(unknown, catalog::match_gpu({.name = unknown.name}));
   EXPECT_FALSE(unknown.catalog_name);
   EXPECT_FALSE(unknown.gemm[0].peak_datasheet_tflops);

@@ -123,7 +123,7 @@ TEST(GpuMatch, NameFormsReachTheirRow) {
 // Not a loose substring: a different product that contains a catalogue name matches nothing.
 TEST(GpuMatch, OtherProductsContainingANameMatchNothing) {
   for (const char* name : {"NVIDIA H200 NVL 2", "NVIDIA GH200 144G HBM3e", "GH200 NVL2", "NVIDIA GeForce RTX 4090 Ti",
-                           "NVIDIA H100 NVL", "NVIDIA GeForce RTX 3050 Ti Laptop GPU", "NVIDIA GeForce GTX 1060 3GB",
+                           "NVIDIA H100 CNX", "NVIDIA GeForce RTX 3050 Ti Laptop GPU", "NVIDIA GeForce GTX 1060 3GB",
                            "RTX 40", "A100", "NVIDIA", "GeForce", "", "   ", "MIG 1g.18gb"})
     EXPECT_EQ(row_for({.name = name}), "(none)") << "'" << name << "'";
 }
@@ -234,6 +234,25 @@ TEST(GpuMatch, H200NvlAndGh200AreTheirOwnRows) {
   EXPECT_LT(*gh->spec->memory_bandwidth_gbs, *sxm->spec->memory_bandwidth_gbs);
 }
 
+// Issue 16's rows: the NVML names of the new cards reach them, variants sharing a name or PCI id split by memory,
+// and the optional price columns read as numbers.
+TEST(GpuMatch, Issue16RowsAndPrices) {
+  EXPECT_EQ(row_for({.name = "NVIDIA H100 NVL"}), "H100 NVL");
+  EXPECT_EQ(row_for({.name = "NVIDIA RTX PRO 6000 Blackwell Workstation Edition"}),
+            "RTX PRO 6000 Blackwell Workstation Edition");
+  EXPECT_EQ(row_for({.name = "NVIDIA GeForce RTX 5060 Ti", .memory_bytes = 8 * GiB}), "GeForce RTX 5060 Ti 8GB");
+  EXPECT_EQ(row_for({.name = "NVIDIA GeForce RTX 5060 Ti", .memory_bytes = 16 * GiB}), "GeForce RTX 5060 Ti 16GB");
+  EXPECT_EQ(row_for({.name = "AMD Radeon RX 9060 XT", .memory_bytes = 8 * GiB}), "Radeon RX 9060 XT 8GB");
+  EXPECT_EQ(row_for({.name = "NVIDIA GB10"}), "GB10");
+  const auto b200 = catalog::match_gpu({.name = "NVIDIA B200"});
+  ASSERT_TRUE(b200 && b200->spec->fp32_tflops);
+  EXPECT_DOUBLE_EQ(*b200->spec->fp32_tflops, 75);  // NVIDIA's HGX B200 table, per GPU
+  const auto used = catalog::match_gpu({.name = "NVIDIA GeForce RTX 3090"});
+  ASSERT_TRUE(used && used->spec->used_price_usd && used->spec->street_price_usd);
+  EXPECT_DOUBLE_EQ(*used->spec->used_price_usd, 800);
+  EXPECT_EQ(used->spec->street_price_date, "2026-03-06");
+}
+
 // Each name and alias in gpus.csv reaches its own row, with and without its memory: no two rows collide
 // under the matcher's rules.
 TEST(GpuMatch, EveryCatalogueLabelReachesItsRow) {
@@ -259,7 +278,7 @@ TEST(GpuMatch, DidYouMean) {
   const auto close = catalog::closest_gpu_names("RTX 409");
   ASSERT_FALSE(close.empty());
   EXPECT_EQ(close.front(), "GeForce RTX 4090");
-  const auto nvl = catalog::closest_gpu_names("NVIDIA H100 NVL");
+  const auto nvl = catalog::closest_gpu_names("NVIDIA H100 CNX");
   EXPECT_NE(std::find(nvl.begin(), nvl.end(), "H100 PCIe"), nvl.end());
   EXPECT_TRUE(catalog::closest_gpu_names("Definitely Not A GPU 9000").empty());
   EXPECT_TRUE(catalog::closest_gpu_names("").empty());
@@ -372,8 +391,8 @@ TEST(TablesOverride, BadGpuAndDriverCellsRefuseTheirTable) {
                              "compute_capability, memory_bytes, memory_bandwidth_gbs, fp32_tflops, "
                              "fp16_tensor_tflops_dense, bf16_tensor_tflops_dense, fp16_accumulate, "
                              "fp8_tensor_tflops_dense, tdp_w, launch_year, launch_price_usd, street_price_usd, "
-                             "street_price_date, form_factor, pci_ids, sms, boost_clock_mhz, l2_bytes, pcie_gen, "
-                             "pcie_width, software_support, source, date in the header line",
+                             "street_price_date, used_price_usd, form_factor, pci_ids, sms, boost_clock_mhz, "
+                             "l2_bytes, pcie_gen, pcie_width, software_support, source, date in the header line",
                              [] { return catalog::gpus().empty(); }),
               ::testing::ExitedWithCode(0), "");
 }
