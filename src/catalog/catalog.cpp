@@ -150,7 +150,9 @@ bool valid_gfx_target(std::string_view target) {
 
 TorchBuild read_torch_build(csv::CellReader& c) {
   TorchBuild b;
-  if (auto v = c.version("torch", 2, 2, "2.7", csv::Need::required)) b.torch = v->str();
+  // "2.12.1" marks a build that only that patch release has (cu129 of 2.12): it belongs to release 2.12, which is
+  // what every lookup keys on, and `torch==2.12.*` from its index installs the patch release that has it.
+  if (auto v = c.version("torch", 2, 3, "2.7", csv::Need::required)) b.torch = v->major_minor();
   b.released = c.date("released", true, csv::Need::required);
   if (auto v = c.version("cuda", 2, 2, "12.8")) b.cuda = v->str();
   b.platform = c.one_of("platform", {"linux-x86_64", "linux-aarch64", "windows-x86_64"});

@@ -275,9 +275,11 @@ def main(argv):
         releases = set()
         for r in tables["torch_builds.csv"]:
             where = f"torch_builds.csv line {r['_line']}"
-            releases.add(r["torch"])
-            if not MAJOR_MINOR.match(r["torch"]):
-                problems.append(f"{where}: torch '{r['torch']}' is not major.minor")
+            # "2.12.1": a build only that patch release has; it belongs to release 2.12 (the reader keys on major.minor).
+            release = ".".join(r["torch"].split(".")[:2])
+            releases.add(release)
+            if not re.fullmatch(r"\d+\.\d+(\.\d+)?", r["torch"]):
+                problems.append(f"{where}: torch '{r['torch']}' is not major.minor or major.minor.patch")
             if not YEAR_MONTH.match(r["released"]):
                 problems.append(f"{where}: released '{r['released']}' is not YYYY-MM or YYYY-MM-DD")
             for col in ("python_min", "python_max"):
@@ -295,7 +297,7 @@ def main(argv):
                     problems.append(f"{where}: a ROCm row needs gfx targets in arch_list")
                 continue
             if not r["cuda"]:
-                cpu_rows.add(r["torch"])
+                cpu_rows.add(release)
                 if r["arch_list"] or r["ptx"]:
                     problems.append(f"{where}: CPU row (empty cuda) has an arch list or PTX")
                 continue

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -370,6 +371,20 @@ TEST(TorchBuilds, RocmAndXpuRowsCarryTheirIndex) {
   }
   EXPECT_TRUE(rocm);
   EXPECT_TRUE(xpu);
+}
+
+TEST(TorchBuilds, APatchLevelRowBelongsToItsMinorRelease) {
+  // data/torch_builds.csv writes the cu129 build of 2.12 as "2.12.1", the only 2.12 patch release that has it: the
+  // row is read as a build of release 2.12, and 2.12.1 is no release of its own.
+  bool cu129 = false;
+  for (const auto& b : catalog::torch_builds()) {
+    EXPECT_EQ(std::count(b.torch.begin(), b.torch.end(), '.'), 1) << b.torch;
+    cu129 = cu129 || (b.torch == "2.12" && b.cuda == "12.9" && b.platform == "linux-x86_64");
+  }
+  EXPECT_TRUE(cu129);
+  const auto releases = catalog::torch_releases();
+  EXPECT_EQ(std::count(releases.begin(), releases.end(), "2.12"), 1);
+  EXPECT_EQ(std::count(releases.begin(), releases.end(), "2.12.1"), 0);
 }
 
 TEST(TablesOverride, BadGpuAndDriverCellsRefuseTheirTable) {

@@ -77,8 +77,9 @@ TEST(WindowsData, TheWindowsDriverColumnsAnswerOnWindows) {
   EXPECT_EQ(catalog::newest_cuda_for_driver(*Version::parse("570.40"), catalog::DriverOs::windows), "12.6");
 }
 
-TEST(WindowsData, EveryReleaseFrom26HasWindowsWheels) {
-  for (const std::string release : {"2.6", "2.7", "2.8", "2.9", "2.10", "2.11", "2.12", "2.13", "2.14"}) {
+TEST(WindowsData, EveryReleaseFrom112HasWindowsWheels) {
+  for (const std::string release : {"1.12", "1.13", "2.0", "2.1", "2.2", "2.3", "2.4", "2.5", "2.6", "2.7", "2.8", "2.9",
+                                    "2.10", "2.11", "2.12", "2.13", "2.14"}) {
     bool cpu = false, cuda_build = false;
     for (const auto& b : catalog::torch_builds()) {
       if (b.torch != release || b.platform != "windows-x86_64") continue;
