@@ -44,7 +44,7 @@ TEST(Advise, BudgetInYuanAndTextSaysWhichPrice) {
   const auto r = e2e::run_gpuscout({"advise", "--budget", "7000CNY", "--goal", "build", "--no-probe"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("no street price on file"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("exchange rates 2024-06-28"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("exchange rates 2026-07-06"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Budget: 7000CNY = $"), std::string::npos) << r.out;
 }
 
