@@ -31,18 +31,23 @@ std::string data_dir() {
   return env ? std::string(env) : std::string();
 }
 
+std::optional<std::string> override_path(std::string_view name) {
+  const std::string dir = data_dir();
+  if (dir.empty()) return std::nullopt;
+  const std::string path = dir + "/" + std::string(name);
+  std::error_code ec;
+  // Only a name that is not there at all falls back to the built-in copy: a FIFO, a folder, a link to
+  // /dev/zero or a dangling link is the user's mistake, reported by read_user_file.
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) return std::nullopt;
+  return path;
+}
+
 Result<csv::Table> load_table(std::string_view name) {
   const std::string dir = data_dir();
-  if (!dir.empty()) {
-    const std::string path = dir + "/" + std::string(name);
-    std::error_code ec;
-    // Only a name that is not there at all falls back to the built-in copy: a FIFO, a folder, a link to
-    // /dev/zero or a dangling link is the user's mistake, reported by read_user_file.
-    if (std::filesystem::exists(std::filesystem::symlink_status(path, ec))) {
-      auto text = read_user_file(path, kDataTableMaxBytes);
-      if (!text) return std::unexpected(text.error());
-      return csv::parse(*text, path);
-    }
+  if (const auto path = override_path(name)) {
+    auto text = read_user_file(*path, kDataTableMaxBytes);
+    if (!text) return std::unexpected(text.error());
+    return csv::parse(*text, *path);
   }
   for (const auto& file : embedded_data_files())
     if (file.name == name) return csv::parse(file.content, "data/" + std::string(name));

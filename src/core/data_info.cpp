@@ -32,7 +32,7 @@ TableInfo describe(const std::string& name, const csv::Table& table, const std::
   TableInfo info;
   info.name = name;
   info.origin = table.source();
-  info.built_in = table.source() == "data/" + name;
+  info.built_in = !override_path(name);
   info.rows = table.rows().size();
   std::set<std::string> cited;
   for (const auto& row : table.rows()) {

@@ -14,7 +14,7 @@ namespace gpuscout::core {
 struct TableInfo {
   std::string name;    ///< "gpus.csv"
   std::string origin;  ///< the file read: "data/gpus.csv" (built in) or the override's path
-  bool built_in = true;
+  bool built_in = true;  ///< false when --data DIR (or GPUSCOUT_DATA_DIR) has this table
   size_t rows = 0;
   std::string oldest, newest;  ///< the range of the rows' `date` cells (YYYY-MM-DD); empty when none is a date
   size_t undated = 0;          ///< rows whose date is empty or not a date

@@ -271,6 +271,12 @@ RawSizes read_sizes(Fields& f, const ModelShape& s) {
   return r;
 }
 
+/// A known family's config without a field the shape needs.
+std::unexpected<Error> lacks_fields(const Fields& f, const ModelShape& s, std::string_view source) {
+  return fail(trf("{}: {} config lacks {}; give the size instead with --params (e.g. --params 7B)", source,
+                  s.model_type, text::join(f.missing(), ", ")));
+}
+
 /// Fails when a field is malformed or a needed one is missing; warns when the family is a guess.
 Result<void> check_fields(const Fields& f, bool known, const ModelShape& s, std::string_view source,
                           std::vector<std::string>& warnings) {
@@ -281,8 +287,7 @@ Result<void> check_fields(const Fields& f, bool known, const ModelShape& s, std:
       return fail(trf("{}: model_type '{}' is not one gpuscout knows, and the config lacks {} to read it as "
                       "a Llama-style decoder; give the size instead with --params (e.g. --params 7B)",
                       source, type, text::join(f.missing(), ", ")));
-    return fail(trf("{}: {} config lacks {}; give the size instead with --params (e.g. --params 7B)", source,
-                    s.model_type, text::join(f.missing(), ", ")));
+    return lacks_fields(f, s, source);
   }
   if (!known)
     warnings.push_back(trf("{}: model_type '{}' is not one gpuscout knows; read as a Llama-style decoder "
@@ -414,9 +419,7 @@ Result<void> apply_variants(const json& config, Fields& f, ModelShape& s, std::s
   apply_local_attention(config, f, s);
   apply_mla(f, s);
   if (!f.bad().empty()) return fail(fmt::format("{}: {}", source, text::join(f.bad(), "; ")));
-  if (!f.missing().empty())
-    return fail(trf("{}: {} config lacks {}; give the size instead with --params (e.g. --params 7B)", source,
-                    s.model_type, text::join(f.missing(), ", ")));
+  if (!f.missing().empty()) return lacks_fields(f, s, source);
   return {};
 }
 

@@ -6,16 +6,13 @@
 #include "plan/estimate.hpp"
 #include "plan/hf_config.hpp"
 #include "plan/model_shape.hpp"
+#include "plan_catalogue_model.hpp"
 
 using namespace gpuscout;
 using namespace gpuscout::plan;
 
 namespace {
-ModelShape shape_of(const char* name) {
-  auto e = find_model(name);
-  EXPECT_TRUE(e.has_value()) << (e ? "" : e.error().message);
-  return e ? e->shape : ModelShape{};
-}
+ModelShape shape_of(const char* name) { return catalogue_model(name); }
 
 Estimate infer(const char* name, uint64_t context, const char* dtype = "", uint64_t batch = 1) {
   Workload w;

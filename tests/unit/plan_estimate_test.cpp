@@ -5,16 +5,13 @@
 #include "plan/catalogue.hpp"
 #include "plan/estimate.hpp"
 #include "plan/precision_choice.hpp"
+#include "plan_catalogue_model.hpp"
 
 using namespace gpuscout;
 using namespace gpuscout::plan;
 
 namespace {
-ModelShape model(const char* name) {
-  auto e = find_model(name);
-  EXPECT_TRUE(e.has_value()) << (e ? "" : e.error().message);
-  return e ? e->shape : ModelShape{};
-}
+ModelShape model(const char* name) { return catalogue_model(name); }
 Estimate run(const ModelShape& s, const Workload& w) {
   auto e = estimate(s, w);
   EXPECT_TRUE(e.has_value()) << (e ? "" : e.error().message);
