@@ -3,6 +3,7 @@
 /// A command file defines one `add_*_command` that declares its options on its CLI11 subcommand
 /// and sets the callback; the callback returns the process exit code through `GlobalOptions::exit_code`.
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -25,6 +26,10 @@ void add_explain_command(CLI::App& app, GlobalOptions& global);
 void add_query_command(CLI::App& app, GlobalOptions& global);
 void add_completion_command(CLI::App& app, GlobalOptions& global);
 void add_data_command(CLI::App& app, GlobalOptions& global);
+void add_fleet_command(CLI::App& app, GlobalOptions& global);
+/// `fleet --slurm ARGS...`: every argument after --slurm is srun's, so a "--" goes behind it before parsing (CLI11
+/// would read srun's -p or -N as gpuscout's own).
+void separate_launcher_arguments(std::vector<std::string>& args);
 void add_internal_commands(CLI::App& app, GlobalOptions& global);
 
 struct CommandEntry {
@@ -35,7 +40,8 @@ struct CommandEntry {
 inline constexpr CommandEntry kCommands[] = {
     {add_doctor_command}, {add_info_command},      {add_device_command},   {add_bench_command},
     {add_fit_command},    {add_advise_command},    {add_platforms_command}, {add_report_command},
-    {add_explain_command}, {add_query_command},     {add_data_command},       {add_completion_command},
+    {add_explain_command}, {add_query_command},     {add_fleet_command},      {add_data_command},
+    {add_completion_command},
     {add_internal_commands},
 };
 

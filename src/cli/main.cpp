@@ -176,6 +176,7 @@ int main(int argc, char** argv) {
     // `gpuscout` and `gpuscout --json` mean `gpuscout doctor [...]`.
     std::vector<std::string> args(all_args.begin() + 1, all_args.end());
     rewrite_data_info(app, args);
+    cli::separate_launcher_arguments(args);
     if (const auto at = default_command_position(app, version, args))
       args.insert(args.begin() + static_cast<std::ptrdiff_t>(*at), "doctor");
     std::reverse(args.begin(), args.end());

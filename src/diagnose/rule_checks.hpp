@@ -31,6 +31,7 @@ std::vector<Note> cuda_no_device(const Context& c);
 // rules_environment.cpp: the environment variables that change which GPUs CUDA sees and how it runs them.
 std::vector<Note> cuda_visible_devices_empty(const Context& c);
 std::vector<Note> cuda_visible_devices_hides(const Context& c);
+std::vector<Note> cuda_count_mismatch(const Context& c);
 std::vector<Note> cuda_device_order(const Context& c);
 std::vector<Note> cuda_launch_blocking(const Context& c);
 

@@ -53,6 +53,9 @@ constexpr Rule kRules[] = {
     {"cuda-visible-devices-hides", info, kAdvises, kUnblocked,
      "CUDA_VISIBLE_DEVICES lets CUDA see fewer NVIDIA GPUs than the driver shows (names the hidden ones)",
      checks::cuda_visible_devices_hides},
+    {"cuda-count-mismatch", warning, kAdvises, kUnblocked,
+     "CUDA counts fewer GPUs than NVML shows and CUDA_VISIBLE_DEVICES does not explain it (names the missing ones)",
+     checks::cuda_count_mismatch},
     {"cuda-device-order", info, kAdvises, kUnblocked,
      "CUDA_DEVICE_ORDER is unset and CUDA's numbers (fastest first) differ from nvidia-smi's (PCI order) on this "
      "machine's GPUs",

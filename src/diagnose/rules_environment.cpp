@@ -1,5 +1,7 @@
 // Rules about the environment variables that change which GPUs a program sees and how it runs them
 // (Inventory::environment, recorded by probe/environment.cpp).
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "core/i18n.hpp"
@@ -65,6 +67,33 @@ std::vector<Note> cuda_visible_devices_hides(const Context& c) {
   return one(std::move(message), tr("Nothing to do if you chose these GPUs on purpose (a shared machine, a job "
                                     "scheduler). To use every GPU: ") +
                                      unset_step(c, "CUDA_VISIBLE_DEVICES"));
+}
+
+// NVML lists every GPU the driver holds; CUDA leaves out one it cannot use (a GPU in a bad state after an Xid error,
+// one that fell off the bus, a MIG-enabled GPU without MIG devices named). Without CUDA_VISIBLE_DEVICES to explain
+// it, fewer CUDA devices than NVML GPUs is a GPU a job silently does not get. None at all is cuda-no-device's case.
+std::vector<Note> cuda_count_mismatch(const Context& c) {
+  const auto& cu = c.inv.cuda;
+  if (!cu.available || cu.timed_out || cu.error || cu.device_count == 0 || c.nvidia.empty()) return {};
+  int nvml = 0;
+  std::vector<std::string> missing;
+  for (const auto& f : c.nvidia) {
+    if (!f.gpu->nvml_index) continue;
+    ++nvml;
+    if (!f.gpu->cuda_index) missing.push_back(gpu_label(*f.gpu));
+  }
+  const int expected = c.cuda_visible ? std::min(nvml, c.cuda_visible->visible) : nvml;
+  if (cu.device_count >= expected) return {};
+  std::string message = trf("CUDA sees {} GPU(s) but the driver (NVML, as nvidia-smi) shows {}", cu.device_count, nvml);
+  if (c.cuda_visible) message += trf(", and CUDA_VISIBLE_DEVICES=\"{}\" lets {} through", c.cuda_visible->value,
+                                     c.cuda_visible->visible);
+  message += missing.empty() ? std::string(".") : trf(": missing from CUDA: {}.", text::join(missing, "; "));
+  return one(std::move(message),
+             c.windows ? tr("Run `nvidia-smi` and look for a GPU marked ERR! or in a bad state; restart Windows, and "
+                            "if the GPU stays missing have the card checked.")
+                       : tr("Run `nvidia-smi` and `sudo dmesg | grep -i xid` on this machine: a GPU with an Xid error "
+                            "or one that fell off the bus needs a reset (`sudo nvidia-smi -r -i N`, no process may use "
+                            "it) or a reboot; if it stays missing, have the card serviced."));
 }
 
 // CUDA numbers GPUs fastest first; nvidia-smi (NVML) by PCI bus. The CUDA probe ran with the recorded environment,

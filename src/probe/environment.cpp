@@ -1,4 +1,5 @@
-// The environment variables that change which GPUs a program sees and how it runs them (Inventory::environment).
+// The environment variables that change which GPUs a program sees and how it runs them, and where a job scheduler
+// placed it (Inventory::environment).
 #include <algorithm>
 
 #include "core/text.hpp"
@@ -20,6 +21,13 @@ constexpr std::string_view kRecordedNames[] = {
     "OMP_NUM_THREADS",          // OpenMP's thread count: PyTorch's CPU threads start from it (OpenMP 5.2, 21.1.2)
     "MKL_NUM_THREADS",          // Intel MKL's thread count (oneMKL developer guide)
     "LD_LIBRARY_PATH",          // searched before the system: a libcuda.so.1 or cuDNN there wins (ld.so(8))
+    // Slurm's placement of the job (sbatch(1)/srun(1), "OUTPUT ENVIRONMENT VARIABLES"): `fleet --slurm` names each
+    // answer by its node and finds the nodes that did not answer from the job's node list.
+    "SLURMD_NODENAME",          // the node this task runs on
+    "SLURM_JOB_ID",             // the job
+    "SLURM_JOB_NODELIST",       // every node of the job, in Slurm's compressed form ("gpu[01-04]")
+    "SLURM_JOB_PARTITION",      // the partition the job runs in
+    "SLURM_JOB_GPUS",           // the GPUs Slurm gave the job on this node (what CUDA_VISIBLE_DEVICES follows)
 };
 // Every variable with one of these prefixes: NCCL's settings (NCCL docs, "Environment Variables").
 constexpr std::string_view kRecordedPrefixes[] = {"NCCL_"};

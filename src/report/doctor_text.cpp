@@ -215,6 +215,19 @@ std::string render_inventory_text(const Inventory& inv, const TextStyle& style) 
   return out;
 }
 
+std::string render_finding_text(const Finding& f, const TextStyle& style) {
+  const Painter p{style.color};
+  const size_t width = style.width < 40 ? 40 : style.width;
+  const int c = f.severity == "error" ? 31 : f.severity == "warning" ? 33 : 36;
+  // Wrapped as plain text, then the first words are painted: colour codes take no columns.
+  const std::string head = fmt::format("  {} [{}] ", f.severity, f.code);
+  std::string out = fmt::format("  {} [{}] ", p.color(f.severity, c), f.code) +
+                    text::wrap(f.message, width, std::string(4, ' '), text::display_width(head));
+  const std::string fix_head = fmt::format("      {} ", tr("fix:"));
+  return out + fix_head + text::wrap(f.fix, width, std::string(text::display_width(fix_head), ' '),
+                                     text::display_width(fix_head));
+}
+
 std::string render_verdict_text(const diagnose::Verdict& v, const TextStyle& style) {
   const Painter p{style.color};
   const size_t width = style.width < 40 ? 40 : style.width;
@@ -232,14 +245,7 @@ std::string render_verdict_text(const diagnose::Verdict& v, const TextStyle& sty
   out += block(fmt::format("{} {}  ", verdict_label, v.status),
                fmt::format("{} {}  ", p.bold(verdict_label), p.color(v.status, color)),
                trf("({}; use device \"{}\")", meaning, v.device), 2);
-  const std::string fix_label = tr("fix:");
-  for (const auto& f : v.findings) {
-    const int c = f.severity == "error" ? 31 : f.severity == "warning" ? 33 : 36;
-    out += block(fmt::format("  {} [{}] ", f.severity, f.code), fmt::format("  {} [{}] ", p.color(f.severity, c), f.code),
-                 f.message, 4);
-    const std::string fix_head = fmt::format("      {} ", fix_label);
-    out += block(fix_head, fix_head, f.fix, text::display_width(fix_head));
-  }
+  for (const auto& f : v.findings) out += render_finding_text(f, style);
   if (v.pip_install) out += trf("  PyTorch for this machine: {}\n", *v.pip_install);
   else if (v.torch_fits) out += tr("  PyTorch for this machine: the installed one fits, nothing to install\n");
   return out;

@@ -16,6 +16,8 @@ struct TextStyle {
 
 /// The inventory as sections (CPU, memory, disks, OS, GPUs, driver, CUDA, toolkit, Python/PyTorch).
 std::string render_inventory_text(const Inventory& inventory, const TextStyle& style);
+/// One finding: "  severity [code] message", then "      fix: ...", wrapped to the style's width.
+std::string render_finding_text(const Finding& finding, const TextStyle& style);
 /// The verdict block: status, then each finding with its fix.
 std::string render_verdict_text(const diagnose::Verdict& verdict, const TextStyle& style);
 

@@ -7,18 +7,13 @@
 #include "core/units.hpp"
 #include "report/doctor_text.hpp"
 #include "report/html_escape.hpp"
+#include "report/html_page.hpp"
 #include "report/markdown.hpp"
 #include "bench/report.hpp"
 
 namespace gpuscout::report {
-namespace {
 
-using nlohmann::json;
-
-std::string h(std::string_view text) { return escape_html(text); }
-
-/// `...` spans of an already escaped text as <code>: fixes name commands that way, and a reader should see code,
-/// not backticks. A lone backtick stays as it is.
+// code_spans, html_table: html_page.hpp.
 std::string code_spans(const std::string& escaped) {
   std::string out;
   size_t at = 0;
@@ -31,6 +26,26 @@ std::string code_spans(const std::string& escaped) {
   }
   return out + escaped.substr(std::min(at, escaped.size()));
 }
+
+std::string html_table(const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& rows,
+                       std::string_view css) {
+  std::string out =
+      fmt::format("<div class=\"scroll\"><table{}>\n<thead><tr>", css.empty() ? "" : fmt::format(" class=\"{}\"", css));
+  for (const auto& c : head) out += "<th>" + escape_html(c) + "</th>";
+  out += "</tr></thead>\n<tbody>\n";
+  for (const auto& r : rows) {
+    out += "<tr>";
+    for (const auto& c : r) out += "<td>" + escape_html(c) + "</td>";
+    out += "</tr>\n";
+  }
+  return out + "</tbody></table></div>\n";
+}
+
+namespace {
+
+using nlohmann::json;
+
+std::string h(std::string_view text) { return escape_html(text); }
 
 std::string opt(const std::optional<std::string>& v, std::string_view fallback = tr("not found")) {
   return v && !v->empty() ? *v : std::string(fallback);
@@ -46,22 +61,6 @@ std::string kv_table(const std::vector<std::pair<std::string, std::string>>& row
   std::string out = "<table class=\"kv\">\n";
   for (const auto& [k, v] : rows) out += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", h(k), h(v));
   return out + "</table>\n";
-}
-
-/// A table with a header row; every cell escaped. In a box that scrolls sideways on its own: on a phone a wide table
-/// scrolls, the page does not.
-std::string table(const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& rows,
-                  std::string_view css = "") {
-  std::string out =
-      fmt::format("<div class=\"scroll\"><table{}>\n<thead><tr>", css.empty() ? "" : fmt::format(" class=\"{}\"", css));
-  for (const auto& c : head) out += "<th>" + h(c) + "</th>";
-  out += "</tr></thead>\n<tbody>\n";
-  for (const auto& r : rows) {
-    out += "<tr>";
-    for (const auto& c : r) out += "<td>" + h(c) + "</td>";
-    out += "</tr>\n";
-  }
-  return out + "</tbody></table></div>\n";
 }
 
 std::string figure(const ChartSpec& s) {
@@ -139,7 +138,7 @@ std::string machine_section(const Inventory& inv, const std::string& source) {
       g.push_back({std::to_string(gpu.index), gpu.name, gpu.vendor, opt(gpu.compute_capability, "–"),
                    bytes(gpu.memory_total_bytes), gpu.memory_free_bytes ? units::format_bytes(*gpu.memory_free_bytes) : "–",
                    opt(gpu.kernel_driver, tr("none")), opt(gpu.pci_bus_id, "–")});
-    out += "<h3>GPUs</h3>\n" + table({"#", tr("name"), tr("vendor"), tr("compute capability"), tr("memory"), tr("free"), tr("kernel driver"), tr("PCI bus")}, g);
+    out += "<h3>GPUs</h3>\n" + html_table({"#", tr("name"), tr("vendor"), tr("compute capability"), tr("memory"), tr("free"), tr("kernel driver"), tr("PCI bus")}, g);
   }
   out += tr("<details><summary>Everything gpuscout found</summary>\n<pre>") + h(render_inventory_text(inv, TextStyle{})) +
          "</pre></details>\n";
@@ -167,7 +166,7 @@ std::string bench_tables(const BenchRun& run) {
     }
   if (!rows.empty())
     out += tr("<details><summary>GEMM figures</summary>\n") +
-           table({tr("device"), tr("precision"), "n", tr("rate"), tr("of peak"), tr("check")}, rows, "numbers") + "</details>\n";
+           html_table({tr("device"), tr("precision"), "n", tr("rate"), tr("of peak"), tr("check")}, rows, "numbers") + "</details>\n";
   std::vector<std::string> notes = r.notes;
   if (r.cpu)
     for (const auto& n : r.cpu->notes) notes.push_back("CPU: " + n);
@@ -191,7 +190,7 @@ std::string memory_section(const MemoryPlans& m, const std::vector<ChartSpec>& c
                     count(t.train)});
   }
   out += tr("<p>Largest model (parameters) that fits one GPU, at the default context and batch 1:</p>\n") +
-         table({"GPU", tr("inference 16-bit"), tr("inference int8"), tr("inference int4"), "QLoRA", "LoRA", tr("full training")}, rows,
+         html_table({"GPU", tr("inference 16-bit"), tr("inference int8"), tr("inference int4"), "QLoRA", "LoRA", tr("full training")}, rows,
                "numbers");
   out += trf("<p>Bars below: <strong>{}</strong> ({}).</p>\n", h(m.model), h(m.model_reason));
   for (const auto& c : charts) out += figure(c);
@@ -213,13 +212,13 @@ std::string advice_section(const HtmlInput& in, const std::vector<ChartSpec>& ch
                     fmt::format("{:.0f} USD", r.price_usd), r.price_basis, fmt::format("{:.1f}", r.metric),
                     fmt::format("{:.1f}", r.score)});
   if (!rows.empty())
-    out += table({tr("card"), tr("memory"), tr("price"), tr("price basis"), a.recommendations.front().metric_name, "per 1000 USD"}, rows,
+    out += html_table({tr("card"), tr("memory"), tr("price"), tr("price basis"), a.recommendations.front().metric_name, "per 1000 USD"}, rows,
                  "numbers");
   std::vector<std::vector<std::string>> rent;
   for (size_t i = 0; i < a.rent.size() && i < 8; ++i)
     rent.push_back({a.rent[i].platform, a.rent[i].offer, a.rent[i].gpu,
                     a.rent[i].usd_per_hour == 0 ? std::string(tr("free")) : fmt::format("{:.2f} USD/h", a.rent[i].usd_per_hour)});
-  if (!rent.empty()) out += tr("<h3>Rent instead</h3>\n") + table({tr("platform"), tr("offer"), "GPU", tr("price")}, rent, "numbers");
+  if (!rent.empty()) out += tr("<h3>Rent instead</h3>\n") + html_table({tr("platform"), tr("offer"), "GPU", tr("price")}, rent, "numbers");
   if (!a.break_even_text.empty()) out += "<p>" + h(a.break_even_text) + "</p>\n";
   out += notes_list(a.notes);
   out += notes_list(a.warnings, "warnings");
@@ -359,15 +358,7 @@ std::string page_head(const HtmlInput& in) {
   std::string title = tr("gpuscout report");
   if (in.inventory.cpu.model) title += ": " + *in.inventory.cpu.model;
   if (!in.inventory.gpus.empty()) title += ", " + in.inventory.gpus.front().name;
-  std::string page = fmt::format("<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n", i18n::html_lang());
-  page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
-  // No network, and only scripts carrying this page's nonce run: an injected <script> could not, even if
-  // escaping ever failed.
-  page += fmt::format("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src "
-                      "'nonce-{0}'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'\">\n",
-                      in.nonce);
-  page += "<meta name=\"generator\" content=\"gpuscout " + h(in.inventory.gpuscout_version) + "\">\n";
-  page += "<title>" + h(title) + "</title>\n<style>" + std::string(kStyle) + "</style>\n</head>\n<body>\n";
+  std::string page = html_page_start(title, in.inventory.gpuscout_version, in.nonce);
   page += tr("<header>\n<h1>gpuscout report</h1>\n");
   page += trf("<p class=\"meta\">Generated {} by gpuscout {}. {}.</p>\n", h(in.generated_at),
                       h(in.inventory.gpuscout_version), h(in.inventory_source));
@@ -401,7 +392,7 @@ std::string compare_section(const HtmlInput& in, const std::vector<ChartSpec>& c
     rows.push_back({r.label, r.result.collected_at, cpu.empty() ? "–" : cpu,
                     gpus.empty() ? tr("no GPU") : fmt::format("{}", fmt::join(gpus, ", "))});
   }
-  page += table({tr("run"), tr("collected"), "CPU", "GPUs"}, rows);
+  page += html_table({tr("run"), tr("collected"), "CPU", "GPUs"}, rows);
   for (const auto& c : charts) page += figure(c);
   return page + "</section>\n";
 }
@@ -428,6 +419,20 @@ std::string page_tail(const HtmlInput& in, const std::vector<ChartSpec>& charts)
 }
 
 }  // namespace
+
+std::string html_page_start(std::string_view title, std::string_view version, std::string_view nonce) {
+  std::string page = fmt::format("<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n", i18n::html_lang());
+  page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+  // No network, and only scripts carrying this page's nonce run (none without one): an injected <script> could
+  // not, even if escaping ever failed.
+  const std::string scripts = nonce.empty() ? std::string() : fmt::format(" script-src 'nonce-{}';", nonce);
+  page += fmt::format("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';{} style-src "
+                      "'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'\">\n",
+                      scripts);
+  page += "<meta name=\"generator\" content=\"gpuscout " + escape_html(version) + "\">\n";
+  page += "<title>" + escape_html(title) + "</title>\n<style>" + std::string(kStyle) + "</style>\n</head>\n<body>\n";
+  return page;
+}
 
 std::string render_html(const HtmlInput& in) {
   const auto charts = report_charts(in);

@@ -207,6 +207,8 @@ std::string redact_disk_device(std::string_view device) {
 
 void drop_private_facts(Inventory& inventory) {
   inventory.hostname.reset();
+  if (inventory.environment)  // Slurm's node names are host names
+    for (const char* name : {"SLURMD_NODENAME", "SLURM_JOB_NODELIST"}) inventory.environment->erase(name);
   for (auto& gpu : inventory.gpus) {
     gpu.uuid.reset();
     gpu.processes.clear();
@@ -220,6 +222,9 @@ void drop_private_facts(Inventory& inventory) {
 PrivacyContext privacy_context(const Inventory& inventory, bool this_machine) {
   PrivacyContext ctx;
   if (inventory.hostname) add_host(ctx, *inventory.hostname);
+  if (inventory.environment)
+    if (const auto node = inventory.environment->find("SLURMD_NODENAME"); node != inventory.environment->end())
+      add_host(ctx, node->second);
   add_path_users(inventory, ctx);
   if (this_machine) add_this_machine(ctx);
   return ctx;
