@@ -9,6 +9,8 @@
 #include "core/i18n.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"
+#include "core/version.hpp"
+#include "diagnose/torch_choice.hpp"
 
 namespace gpuscout::fleet {
 namespace {
@@ -99,13 +101,10 @@ std::optional<std::string> os_value(const Inventory& inv) {
 
 constexpr Compared kCompared[] = {
     {"fleet-driver", N_("NVIDIA driver"), driver_value,
-     N_("Install driver {0} on {1}, as on the other machines, and reboot them: ranks of one job on different drivers "
+     N_("Install driver {0} on {1}, as on the other machines, then reboot: ranks of one job on different drivers "
         "can fail in NCCL or give different results."),
      "warning"},
-    {"fleet-torch", N_("PyTorch"), torch_value,
-     N_("Install PyTorch {0} on {1}, the build the other machines have (same version and CUDA variant): a job whose "
-        "ranks import different builds can hang or fail at the first collective."),
-     "warning"},
+    {"fleet-torch", N_("PyTorch"), torch_value, nullptr, "warning"},  // torch_fix
     {"fleet-gpu-model", N_("GPUs"), gpu_model_value,
      N_("Keep each job on one kind of GPU: {1} have other GPUs than most machines ({0}). Give each kind its own Slurm "
         "partition, or a node feature that jobs pick with `--constraint`: a job spread over both runs at the slower "
@@ -159,14 +158,61 @@ bool same_branch(const std::vector<Group>& groups) {
   return branches.size() == 1;
 }
 
+const Inventory* inventory_of(const std::vector<Machine>& machines, const std::string& name) {
+  for (const auto& m : machines)
+    if (m.name == name && m.inventory) return &*m.inventory;
+  return nullptr;
+}
+
+/// The pip command that installs exactly `version` ("2.9.1+cu128"): PyTorch's local version names its wheel index
+/// ("cu128", "cpu", "rocm6.4"); a version without one is the default wheel on PyPI.
+std::string exact_torch_install(const std::string& python, const std::string& version) {
+  const size_t plus = version.find('+');
+  const std::string pin = fmt::format("{} -m pip install \"torch=={}\"", python, version.substr(0, plus));
+  if (plus == std::string::npos) return pin;
+  return pin + " --index-url https://download.pytorch.org/whl/" + version.substr(plus + 1);
+}
+
+/// fleet-torch's fix: the exact build, the command, and which of the machines need a newer driver for it first (a
+/// wheel their driver cannot run is no fix).
+std::string torch_fix(const std::vector<Machine>& machines, const std::vector<Group>& groups,
+                      const std::vector<std::string>& outliers) {
+  const Inventory* model = inventory_of(machines, groups[0].machines.front());
+  if (!model || !model->torch)
+    return trf("Install PyTorch in the same way on every machine the jobs run on: {} have none.",
+               name_list(groups[0].machines));
+  // The interpreter as the first machine to change names it (its own path); the others' may differ.
+  const Inventory* first = inventory_of(machines, outliers.front());
+  std::string fix = trf("Install PyTorch {} on {}, the build the other machines have (same version and CUDA "
+                        "variant: a job whose ranks import different builds can hang or fail at the first "
+                        "collective), in the environment the jobs use there: `{}`",
+                        groups[0].value, name_list(outliers),
+                        exact_torch_install(first ? diagnose::python_command(*first) : "python3", groups[0].value));
+  const auto wheel_cuda = model && model->torch && model->torch->cuda ? Version::parse(*model->torch->cuda) : std::nullopt;
+  if (!wheel_cuda) return fix;
+  std::vector<std::string> old_driver;
+  for (const auto& name : outliers) {
+    const Inventory* inv = inventory_of(machines, name);
+    const auto driver_cuda = inv && inv->nvidia.cuda_driver_version ? Version::parse(*inv->nvidia.cuda_driver_version)
+                                                                     : std::nullopt;
+    if (driver_cuda && driver_cuda->major() < wheel_cuda->major()) old_driver.push_back(name);
+  }
+  if (!old_driver.empty())
+    fix += ". " + trf("First give {} a driver that runs CUDA {} (the driver finding): this build cannot start on "
+                     "their driver.",
+                     name_list(old_driver), *model->torch->cuda);
+  return fix;
+}
+
 void compare_facts(const std::vector<Machine>& machines, std::vector<FleetFinding>& out) {
   for (const auto& c : kCompared) {
     const auto groups = groups_of(machines, c.value);
     if (groups.size() < 2) continue;
     FleetFinding f{c.code, c.severity, trf("Not the same {} on every machine: {}.", tr(c.label), groups_text(groups)), "", outliers(groups)};
     const bool tie = groups[0].machines.size() == groups[1].machines.size();
-    f.fix = tie ? trf("Choose one {} for every machine: no value is on most of them.", tr(c.label))
-                : fmt::format(fmt::runtime(tr(c.fix)), groups[0].value, name_list(f.machines));
+    f.fix = tie                      ? trf("Choose one {} for every machine: no value is on most of them.", tr(c.label))
+            : f.code == "fleet-torch" ? torch_fix(machines, groups, f.machines)
+                                      : fmt::format(fmt::runtime(tr(c.fix)), groups[0].value, name_list(f.machines));
     // A newer driver of the same branch is a point release: worth aligning, rarely the cause of a failure.
     if (f.code == "fleet-driver" && same_branch(groups)) f.severity = "info";
     out.push_back(std::move(f));

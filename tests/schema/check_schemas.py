@@ -18,6 +18,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 from jsonschema import Draft202012Validator
 
+try:  # jsonschema 4.18 and newer
+    from referencing import Registry, Resource
+except ImportError:  # Debian 12's jsonschema 4.10: the older resolver
+    Registry = None
+    from jsonschema import RefResolver
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "i18n"))
@@ -45,7 +51,8 @@ OK_EXITS = {0, 3, 4}  # 3 and 4: doctor --strict's verdicts
 
 
 def load_schemas():
-    out = {}
+    """Every schema, with a registry of all of them: one may refer to another's part (fleet's verdict is doctor's)."""
+    loaded = {}
     for path in sorted(glob.glob(os.path.join(ROOT, "schemas", "*.schema.json"))):
         with open(path, encoding="utf-8") as f:
             schema = json.load(f)
@@ -53,8 +60,13 @@ def load_schemas():
         stem = os.path.basename(path)[len("gpuscout."):-len("-1.schema.json")]
         if not schema.get("$id", "").endswith("/" + os.path.basename(path)):
             raise SystemExit(f"{path}: $id does not name the file")
-        out[stem] = Draft202012Validator(schema)
-    return out
+        loaded[stem] = schema
+    if Registry is None:
+        store = {s["$id"]: s for s in loaded.values()}
+        return {stem: Draft202012Validator(s, resolver=RefResolver.from_schema(s, store=store))
+                for stem, s in loaded.items()}
+    registry = Registry().with_resources((s["$id"], Resource.from_contents(s)) for s in loaded.values())
+    return {stem: Draft202012Validator(s, registry=registry) for stem, s in loaded.items()}
 
 
 def problems(validator, doc, where):
@@ -90,6 +102,11 @@ def check_files(binary, schemas):
     for path in benches:
         with open(path, encoding="utf-8") as f:
             found += problems(schemas["bench"], json.load(f), os.path.relpath(path, ROOT))
+    infos = sorted(glob.glob(os.path.join(FAKES, "sysroots", "*", "expected-info.json")))
+    for args in (infos, [os.path.join(FAKES, "fleet", "four-nodes")]):
+        code, out, err = run(binary, ["fleet", "--json", *args], {})
+        found += problems(schemas["fleet"], json.loads(out), "fleet --json") if code == 0 else [
+            f"fleet --json: exit {code}: {err[:200]}"]
     for a, b in ((benches[0], benches[-1]), (benches[-1], benches[0])):
         code, out, err = run(binary, ["bench", "--compare", a, b, "--json"], {})
         found += problems(schemas["bench-compare"], json.loads(out), f"bench --compare {a} {b}") if code == 0 else [

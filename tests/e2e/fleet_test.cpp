@@ -1,0 +1,90 @@
+// `gpuscout fleet` on saved inventories: the made-up four-node cluster (tests/fakes/fleet/four-nodes, one driver and
+// one PyTorch mismatch) whole against its golden text (GPUSCOUT_UPDATE_GOLDEN=1 rewrites it), the JSON, the Markdown
+// and HTML files, and bad input.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include <gtest/gtest.h>
+
+#include "e2e_support.hpp"
+
+namespace {
+
+using nlohmann::json;
+const std::string kFleetDir = std::string(GPUSCOUT_SOURCE_DIR) + "/tests/fakes/fleet";
+const std::string kFourNodes = kFleetDir + "/four-nodes";
+
+TEST(Fleet, FourNodesTextIsTheGolden) {
+  const auto run = e2e::run_gpuscout({"--lang", "en", "fleet", kFourNodes}, {{"COLUMNS", "100"}, {"NO_COLOR", "1"}});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string golden = kFleetDir + "/four-nodes.expected.txt";
+  const char* update = std::getenv("GPUSCOUT_UPDATE_GOLDEN");
+  if (update && std::string(update) == "1") {
+    std::ofstream(golden, std::ios::binary | std::ios::trunc) << run.out;
+    std::cout << "[ golden ] wrote " << golden << "\n";
+    return;
+  }
+  EXPECT_EQ(run.out, e2e::read_file(golden))
+      << "If the change is intended, run `GPUSCOUT_UPDATE_GOLDEN=1 ctest -R fleet` and review the diff.";
+}
+
+TEST(Fleet, FourNodesJson) {
+  const auto run = e2e::run_gpuscout({"fleet", "--json", kFourNodes + "/node1.json", kFourNodes + "/node2.json",
+                                      kFourNodes + "/node3.json", kFourNodes + "/node4.json"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json doc = run.json();
+  EXPECT_EQ(doc["schema"], "gpuscout.fleet/1");
+  ASSERT_EQ(doc["machines"].size(), 4u);
+  EXPECT_EQ(doc["machines"][2]["name"], "node3");
+  EXPECT_EQ(doc["machines"][2]["driver"], "570.172.08");
+  EXPECT_EQ(doc["machines"][3]["torch"], "2.7.1+cu126");
+  std::vector<std::string> codes;
+  for (const auto& f : doc["findings"]) codes.push_back(f["code"].get<std::string>());
+  EXPECT_EQ(codes, (std::vector<std::string>{"fleet-driver", "fleet-torch"}));
+  EXPECT_EQ(doc["findings"][0]["machines"], json::array({"node3"}));
+  EXPECT_EQ(doc["findings"][1]["machines"], json::array({"node4"}));
+  EXPECT_EQ(doc["fix_first"], 0);
+  const auto strict = e2e::run_gpuscout({"fleet", "--strict", kFourNodes});
+  EXPECT_EQ(strict.exit_code, 4) << "something to fix";
+}
+
+TEST(Fleet, MarkdownAndHtmlFiles) {
+  const std::string dir = e2e::temp_dir();
+  const std::string md = dir + "/fleet.md", html = dir + "/fleet.html";
+  const auto run = e2e::run_gpuscout({"fleet", kFourNodes, "--markdown", md, "--html", html});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string page = e2e::read_file(html);
+  EXPECT_NE(page.find("<h1>gpuscout fleet</h1>"), std::string::npos);
+  EXPECT_NE(page.find("<td>node3</td>"), std::string::npos);
+  EXPECT_EQ(page.find("<script"), std::string::npos);
+  EXPECT_NE(e2e::read_file(md).find("| node4 |"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Fleet, BadInputIsExitTwoNamingIt) {
+  const std::string dir = e2e::temp_dir();
+  const auto missing = e2e::run_gpuscout({"fleet", dir + "/absent.json"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("absent.json: no such file or folder"), std::string::npos) << missing.err;
+  EXPECT_EQ(e2e::run_gpuscout({"fleet"}).exit_code, 2);
+  EXPECT_EQ(e2e::run_gpuscout({"fleet", dir}).exit_code, 2) << "a folder without .json files";
+  std::ofstream(dir + "/empty.json");
+  const auto only_bad = e2e::run_gpuscout({"fleet", dir + "/empty.json"});
+  EXPECT_EQ(only_bad.exit_code, 2);
+  EXPECT_NE(only_bad.err.find("empty.json"), std::string::npos) << only_bad.err;
+  // Beside good files a bad one is a machine that could not be read, not the end of the report.
+  const auto mixed = e2e::run_gpuscout({"fleet", "--json", kFourNodes, dir + "/empty.json"});
+  ASSERT_EQ(mixed.exit_code, 0) << mixed.err;
+  const json doc = mixed.json();
+  EXPECT_EQ(doc["machines"][4]["answered"], false);
+  EXPECT_EQ(doc["machines"][4]["status"], "no-answer");
+  EXPECT_EQ(doc["findings"][0]["code"], "fleet-no-answer");
+  const auto both = e2e::run_gpuscout({"fleet", "--pdsh", "a,b", "--slurm"});
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_NE(both.err.find("only one of --slurm and --pdsh"), std::string::npos) << both.err;
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
