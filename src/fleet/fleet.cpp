@@ -289,7 +289,7 @@ void shared_problems(const std::vector<Machine>& machines, std::vector<FleetFind
 void unanswered(const std::vector<Machine>& machines, std::vector<FleetFinding>& out) {
   for (const auto& m : machines)
     if (!m.inventory)
-      out.push_back({"fleet-no-answer", "error", trf("{}: {}", m.name, m.problem),
+      out.push_back({"fleet-no-answer", "error", fmt::format("{}: {}", m.name, m.problem),
                      tr("Log in to the machine and run `gpuscout doctor` there: it says what is wrong and how to fix "
                         "it."),
                      {m.name}});
