@@ -112,6 +112,14 @@ void add_silent(std::vector<Machine>& machines, const std::vector<std::string>& 
   }
 }
 
+/// Rows in the order of the job's node list (answers arrive in any order); machines it does not name stay last.
+void in_node_order(std::vector<Machine>& machines, const std::vector<std::string>& expected) {
+  const auto position = [&](const Machine& m) {
+    return static_cast<size_t>(std::ranges::find(expected, m.name) - expected.begin());
+  };
+  std::ranges::stable_sort(machines, [&](const Machine& a, const Machine& b) { return position(a) < position(b); });
+}
+
 std::vector<std::string> info_command(const LaunchOptions& o) {
   return {o.gpuscout.empty() ? core::self_executable() : o.gpuscout, "info", "--json", "--timeout",
           fmt::format("{:g}", o.probe_timeout_s)};
@@ -177,6 +185,24 @@ std::map<std::string, std::string> srun_node_errors(std::string_view err) {
   return out;
 }
 
+std::map<std::string, std::string> pdsh_host_errors(std::string_view err) {
+  // "pdsh@login1: node3: ssh exited with exit code 255", "pdsh@login1: node3: connect: Connection refused"
+  std::map<std::string, std::string> out;
+  for (auto line : text::split(err, '\n')) {
+    line = text::trim(line);
+    if (!line.starts_with("pdsh@")) continue;
+    const size_t first = line.find(": ");
+    if (first == std::string_view::npos) continue;
+    line.remove_prefix(first + 2);
+    const size_t second = line.find(": ");
+    if (second == std::string_view::npos) continue;
+    const auto host = line.substr(0, second);
+    if (host.empty() || host.find(' ') != std::string_view::npos) continue;
+    out.emplace(std::string(host), std::string(line.substr(second + 2)));
+  }
+  return out;
+}
+
 std::vector<std::string> slurm_command(const LaunchOptions& o) {
   // The step's own time limit (minutes, rounded up) ends it on the cluster even if srun itself is killed.
   const auto minutes = (o.deadline.count() + 59) / 60;
@@ -201,6 +227,7 @@ Result<std::vector<Machine>> gather_slurm(const LaunchOptions& o) {
   std::vector<std::string> expected;
   if (const auto list = job_nodelist(machines)) expected = expand_nodelist(*list);
   add_silent(machines, expected, errors, launcher_failure("srun", *r, o.deadline), "srun");
+  in_node_order(machines, expected);
   if (machines.empty())
     return fail(trf("no node answered through srun: {}", launcher_failure("srun", *r, o.deadline)));
   return machines;
@@ -210,15 +237,12 @@ Result<std::vector<Machine>> gather_pdsh(const LaunchOptions& o) {
   if (!os::find_program("pdsh")) return fail(tr("pdsh is not on PATH: install it (Debian and Ubuntu: `sudo apt install pdsh`)"));
   if (o.launcher_args.empty()) return fail(tr("--pdsh needs a host list: --pdsh node1,node2 or --pdsh 'node[1-4]'"));
   const std::string hosts = text::join(o.launcher_args, ",");
-  // pdsh expands its own host list syntax: -q prints the hosts it would reach, one per line after the options.
+  // The hosts named one by one are the ones to hear from; a range ("node[1-4]") is pdsh's to expand, and a host of
+  // it that fails is named in pdsh's own error lines.
   std::vector<std::string> expected;
-  if (auto q = os::run({"pdsh", "-q", "-w", hosts}, std::chrono::seconds(10)); q && q->exit_code == 0) {
-    const auto lines = text::split(q->out, '\n');
-    const auto target = std::ranges::find_if(lines, [](std::string_view l) { return l.find("Target nodes") != l.npos; });
-    for (auto it = target == lines.end() ? lines.end() : target + 1; it != lines.end(); ++it)
-      for (auto host : text::split(*it, ','))
-        if (!text::trim(host).empty()) expected.emplace_back(text::trim(host));
-  }
+  for (auto host : text::split(hosts, ','))
+    if (host = text::trim(host); !host.empty() && host.find_first_of("[]^@") == std::string_view::npos)
+      expected.emplace_back(host);
   std::vector<std::string> argv{"pdsh", "-S", "-u", std::to_string(o.deadline.count()), "-w", hosts};
   const auto info = info_command(o);
   argv.insert(argv.end(), info.begin(), info.end());
@@ -229,7 +253,11 @@ Result<std::vector<Machine>> gather_pdsh(const LaunchOptions& o) {
     machines.push_back(from_answer(label, text, "pdsh"));
     machines.back().name = label;  // pdsh's label is the host as the user named it
   }
-  add_silent(machines, expected, {}, launcher_failure("pdsh", *r, o.deadline), "pdsh");
+  const auto errors = pdsh_host_errors(r->err);
+  for (const auto& [host, message] : errors)
+    if (std::ranges::find(expected, host) == expected.end()) expected.push_back(host);
+  add_silent(machines, expected, errors, launcher_failure("pdsh", *r, o.deadline), "pdsh");
+  in_node_order(machines, expected);
   if (machines.empty()) return fail(trf("no host answered through pdsh: {}", launcher_failure("pdsh", *r, o.deadline)));
   return machines;
 }

@@ -27,6 +27,10 @@ std::vector<std::pair<std::string, std::string>> split_labelled(std::string_view
 /// 1"), as node -> message.
 std::map<std::string, std::string> srun_node_errors(std::string_view err);
 
+/// The lines of pdsh's standard error that name a host's failure ("pdsh@login1: node3: ssh exited with exit code
+/// 255"), as host -> message.
+std::map<std::string, std::string> pdsh_host_errors(std::string_view err);
+
 struct LaunchOptions {
   std::vector<std::string> launcher_args;  ///< srun's options (partition, nodes, account), or pdsh's host list
   std::string gpuscout;                    ///< the gpuscout the nodes run (default: this executable's path)

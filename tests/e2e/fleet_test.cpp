@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "e2e_support.hpp"
+#include "os/process.hpp"
 
 namespace {
 
@@ -84,6 +85,50 @@ TEST(Fleet, BadInputIsExitTwoNamingIt) {
   const auto both = e2e::run_gpuscout({"fleet", "--pdsh", "a,b", "--slurm"});
   EXPECT_EQ(both.exit_code, 2);
   EXPECT_NE(both.err.find("only one of --slurm and --pdsh"), std::string::npos) << both.err;
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+
+namespace {
+
+// Real pdsh with its ssh module, and a stand-in `ssh` first on PATH that runs the command here with the host's own
+// environment (its fake driver), as the host itself would; "ghost" is a host ssh cannot reach (exit 255).
+TEST(Fleet, PdshHostList) {
+  if (!gpuscout::os::find_program("pdsh")) GTEST_SKIP() << "pdsh is not installed (scripts/install-deps installs it)";
+  const std::string dir = e2e::temp_dir();
+  const std::string scenarios = std::string(GPUSCOUT_SOURCE_DIR) + "/tests/fakes/scenarios";
+  std::ofstream(dir + "/ssh") << "#!/bin/sh\n"
+                                 "# ssh [options] HOST COMMAND...: the options pdsh passes, then the host\n"
+                                 "while [ $# -gt 0 ]; do case $1 in -l|-p) shift 2 ;; -*) shift ;; *) break ;; esac; done\n"
+                                 "host=$1; shift\n"
+                                 "[ -f \"" << dir << "/env-$host\" ] || { echo \"ssh: Could not resolve hostname $host\" >&2; exit 255; }\n"
+                                 "exec env $(cat \"" << dir << "/env-$host\") \"$@\"\n";
+  std::filesystem::permissions(dir + "/ssh", std::filesystem::perms::owner_all);
+  const auto host = [&](const std::string& name, const std::string& scenario) {
+    std::ofstream(dir + "/env-" + name) << "LD_LIBRARY_PATH=" << GPUSCOUT_FAKE_LIB_DIR << " GPUSCOUT_FAKE_SCENARIO="
+                                        << scenarios << "/" << scenario << ".json\n";
+  };
+  host("alpha", "slurm-two-a100");
+  host("beta", "slurm-two-a100");
+  host("gamma", "slurm-two-a100-570");
+  const auto run = e2e::run_gpuscout({"fleet", "--json", "--deadline", "30", "--timeout", "3", "--pdsh",
+                                      "alpha,beta,gamma,ghost"},
+                                     e2e::merge({e2e::fake_driver_env("no-device"),  // each host's file overrides it
+                                                 {{"PDSH_RCMD_TYPE", "ssh"},
+                                                  {"PATH", dir + ":" + std::string(std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin")}}}));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json doc = run.json();
+  ASSERT_EQ(doc["machines"].size(), 4u) << doc.dump(1);
+  EXPECT_EQ(doc["machines"][0]["name"], "alpha");
+  EXPECT_EQ(doc["machines"][2]["name"], "gamma");
+  EXPECT_EQ(doc["machines"][2]["driver"], "570.172.08");
+  EXPECT_EQ(doc["machines"][3]["name"], "ghost");
+  EXPECT_EQ(doc["machines"][3]["answered"], false);
+  std::vector<std::string> codes;
+  for (const auto& f : doc["findings"]) codes.push_back(f["code"].get<std::string>());
+  EXPECT_NE(std::ranges::find(codes, "fleet-driver"), codes.end()) << doc["findings"].dump(1);
+  EXPECT_NE(std::ranges::find(codes, "fleet-no-answer"), codes.end());
   std::filesystem::remove_all(dir);
 }
 
