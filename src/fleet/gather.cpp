@@ -168,6 +168,15 @@ std::vector<std::pair<std::string, std::string>> split_labelled(std::string_view
   return out;
 }
 
+std::vector<Machine> machines_from_answers(std::string_view output, std::string_view launcher) {
+  std::vector<Machine> machines;
+  for (const auto& [label, text] : split_labelled(output)) {
+    machines.push_back(from_answer(label, text, launcher));
+    if (launcher == "pdsh") machines.back().name = label;  // pdsh's label is the host as the user named it
+  }
+  return machines;
+}
+
 std::map<std::string, std::string> srun_node_errors(std::string_view err) {
   std::map<std::string, std::string> out;
   constexpr std::string_view kPrefix = "srun: error: ";
@@ -221,8 +230,7 @@ Result<std::vector<Machine>> gather_slurm(const LaunchOptions& o) {
                    "module first)"));
   auto r = os::run(slurm_command(o), o.deadline);
   if (!r) return fail(trf("srun could not be started: {}", r.error().message));
-  std::vector<Machine> machines;
-  for (const auto& [label, text] : split_labelled(r->out)) machines.push_back(from_answer(label, text, "srun"));
+  auto machines = machines_from_answers(r->out, "srun");
   const auto errors = srun_node_errors(r->err);
   std::vector<std::string> expected;
   if (const auto list = job_nodelist(machines)) expected = expand_nodelist(*list);
@@ -248,11 +256,7 @@ Result<std::vector<Machine>> gather_pdsh(const LaunchOptions& o) {
   argv.insert(argv.end(), info.begin(), info.end());
   auto r = os::run(argv, o.deadline + std::chrono::seconds(5));
   if (!r) return fail(trf("pdsh could not be started: {}", r.error().message));
-  std::vector<Machine> machines;
-  for (const auto& [label, text] : split_labelled(r->out)) {
-    machines.push_back(from_answer(label, text, "pdsh"));
-    machines.back().name = label;  // pdsh's label is the host as the user named it
-  }
+  auto machines = machines_from_answers(r->out, "pdsh");
   const auto errors = pdsh_host_errors(r->err);
   for (const auto& [host, message] : errors)
     if (std::ranges::find(expected, host) == expected.end()) expected.push_back(host);

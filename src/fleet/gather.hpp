@@ -23,6 +23,10 @@ Result<std::vector<Machine>> read_saved(const std::vector<std::string>& paths);
 /// Lines without a label (a launcher's own messages) are left out.
 std::vector<std::pair<std::string, std::string>> split_labelled(std::string_view output);
 
+/// Each labelled answer as a machine: its inventory, named by its Slurm node (srun) or by pdsh's host label; an answer
+/// that is not an inventory is a machine with the reason as its problem.
+std::vector<Machine> machines_from_answers(std::string_view output, std::string_view launcher);
+
 /// The lines of srun's standard error that name a node's failure ("srun: error: node3: task 2: Exited with exit code
 /// 1"), as node -> message.
 std::map<std::string, std::string> srun_node_errors(std::string_view err);
