@@ -163,7 +163,9 @@ std::vector<std::pair<std::string, std::string>> split_labelled(std::string_view
       out.emplace_back(std::string(label), std::string());
       it = out.end() - 1;
     }
-    it->second.append(line.substr(colon + 2)).push_back('\n');
+    // srun cuts a line over 1024 bytes into pieces, each labelled, between other tasks' lines: the pieces are joined
+    // as they came, without a newline (an answer is JSON, whose newlines are only layout, never inside a string).
+    it->second.append(line.substr(colon + 2));
   }
   return out;
 }

@@ -19,8 +19,9 @@ namespace gpuscout::fleet {
 Result<std::vector<Machine>> read_saved(const std::vector<std::string>& paths);
 
 /// A launcher's output with each line labelled by the task or host it came from ("3: text", "node1: text", as
-/// `srun --label` and pdsh write them): the text of each label, lines in order, labels in order of first appearance.
-/// Lines without a label (a launcher's own messages) are left out.
+/// `srun --label` and pdsh write them): the text of each label, its lines joined in order without newlines (srun cuts
+/// long lines into labelled pieces; for JSON, newlines are only layout), labels in order of first appearance. Lines
+/// without a label (a launcher's own messages) are left out.
 std::vector<std::pair<std::string, std::string>> split_labelled(std::string_view output);
 
 /// Each labelled answer as a machine: its inventory, named by its Slurm node (srun) or by pdsh's host label; an answer

@@ -205,13 +205,14 @@ TEST(FleetRender, TextMarkdownHtml) {
 }
 
 TEST(FleetGather, SplitsLabelledOutput) {
-  const auto parts = split_labelled(" 0: {\n 1: {\n 0:   \"a\": 1\n10: x\nsrun: error: node3: task 2: Exited\n"
-                                    "node1: {\nno label here\n 1: }\n");
+  // Task 0's "abcdef" string cut in two pieces by srun, with task 1's line between them.
+  const auto parts = split_labelled(" 0: {\n 1: {\n 0:   \"a\": \"abc\n 1: }\n 0: def\"}\n10: x\n"
+                                    "srun: error: node3: task 2: Exited\nnode1: {\nno label here\n");
   ASSERT_EQ(parts.size(), 4u);
   EXPECT_EQ(parts[0].first, "0");
-  EXPECT_EQ(parts[0].second, "{\n  \"a\": 1\n");
+  EXPECT_EQ(parts[0].second, "{  \"a\": \"abcdef\"}");
   EXPECT_EQ(parts[1].first, "1");
-  EXPECT_EQ(parts[1].second, "{\n}\n");
+  EXPECT_EQ(parts[1].second, "{}");
   EXPECT_EQ(parts[2].first, "10");
   EXPECT_EQ(parts[3].first, "node1");
 }
