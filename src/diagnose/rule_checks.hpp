@@ -56,6 +56,7 @@ std::vector<Note> no_nvidia_gpu(const Context& c);
 std::vector<Note> rocm_unusable(const Context& c);
 std::vector<Note> no_gpu(const Context& c);
 std::vector<Note> gpu_busy(const Context& c);
+std::vector<Note> gpu_memory_errors(const Context& c);
 std::vector<Note> mixed_vram(const Context& c);
 std::vector<Note> low_ram(const Context& c);
 std::vector<Note> small_dev_shm(const Context& c);

@@ -105,6 +105,10 @@ constexpr Rule kRules[] = {
     {"gpu-busy", warning, kAdvises, kAlways,
      "an NVIDIA GPU at 80% or more utilisation, or with half its memory used, by other processes (names them)",
      checks::gpu_busy},
+    {"gpu-memory-errors", warning, kNeedsAction, kAlways,
+     "an NVIDIA GPU whose memory NVML reports unhealthy (`gpus[].memory_health`): uncorrectable ECC errors since the "
+     "driver loaded, a page retirement or row remap waiting for a reset, or a failed row remap (service the card)",
+     checks::gpu_memory_errors},
     {"mixed-vram", warning, kAdvises, kAlways,
      "NVIDIA GPUs of different memory (data-parallel training is limited by the smallest)", checks::mixed_vram},
     {"low-ram", warning, kAdvises, kAlways, "under 8 GiB of RAM (or of a container's memory limit)", checks::low_ram},

@@ -345,6 +345,48 @@ std::vector<Note> windows_long_paths(const Context& c) {
                 "-PropertyType DWORD -Force`, then open a new terminal."));
 }
 
+namespace {
+
+// The worst of a GPU's memory-health facts: a failed remap needs the card serviced; a pending retirement or remap
+// needs a reset before it protects anything; uncorrectable errors alone may have crashed or corrupted a job.
+std::optional<Note> memory_health_note(const Gpu& g) {
+  if (!g.memory_health) return std::nullopt;
+  const MemoryHealth& h = *g.memory_health;
+  const int nvml_index = g.nvml_index.value_or(g.index);
+  if (h.remapped_rows_failed.value_or(false))
+    return Note{trf("GPU {} ({}) failed to remap a damaged memory row: it has more bad memory than it can repair "
+                    "itself.",
+                    g.index, g.name),
+                trf("Stop using this GPU and have the card serviced or replaced (RMA); `nvidia-smi -q -d "
+                    "ROW_REMAPPER -i {}` shows the details for the vendor.",
+                    nvml_index)};
+  if (h.retired_pages_pending.value_or(false) || h.remapped_rows_pending.value_or(false))
+    return Note{trf("GPU {} ({}) has damaged memory waiting to be retired: until the GPU is reset, programs on it "
+                    "can still hit the bad memory and crash or compute wrong results.",
+                    g.index, g.name),
+                trf("Stop the jobs on it, then reset it (`sudo nvidia-smi -r -i {}`) or reboot the machine. If this "
+                    "comes back, have the card checked.",
+                    nvml_index)};
+  if (h.ecc_errors_uncorrected_volatile.value_or(0) > 0)
+    return Note{trf("GPU {} ({}) had {} uncorrectable memory (ECC) errors since the driver loaded: a program running "
+                    "then may have crashed or computed wrong results.",
+                    g.index, g.name, *h.ecc_errors_uncorrected_volatile),
+                trf("Rerun the jobs that ran on it. If the count keeps growing, reset the GPU (`sudo nvidia-smi -r -i "
+                    "{}`) and have the card checked (`nvidia-smi -q -d ECC,ROW_REMAPPER`).",
+                    nvml_index)};
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<Note> gpu_memory_errors(const Context& c) {
+  std::vector<Note> out;
+  for (const auto& f : c.nvidia) {
+    if (auto note = memory_health_note(*f.gpu)) out.push_back(std::move(*note));
+  }
+  return out;
+}
+
 std::vector<Note> driver_model_tcc(const Context& c) {
   std::vector<Note> out;
   for (const auto& f : c.nvidia) {

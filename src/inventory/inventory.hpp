@@ -123,6 +123,26 @@ struct GpuProcess {
   std::optional<std::string> name;
 };
 
+/// What NVML says of a GPU's memory health: ECC, retired pages (Kepler to Volta; frozen on later boards) and row
+/// remapping (Ampere and newer). Each fact is absent where the GPU does not support its call (GeForce cards
+/// mostly, and ECC counts while ECC is off); a failing call is in the GPU's `errors`.
+struct MemoryHealth {
+  std::optional<bool> ecc_enabled;                          ///< current ECC mode (nvmlDeviceGetEccMode)
+  std::optional<bool> ecc_pending_enabled;                  ///< the mode after the next reset, when it differs
+  std::optional<uint64_t> ecc_errors_uncorrected_volatile;  ///< double-bit errors since the driver loaded
+  std::optional<uint64_t> ecc_errors_uncorrected_aggregate; ///< over the board's life
+  std::optional<uint64_t> ecc_errors_corrected_volatile;    ///< single-bit errors since the driver loaded
+  std::optional<uint32_t> retired_pages_sbe;  ///< pages retired for repeated single-bit errors
+  std::optional<uint32_t> retired_pages_dbe;  ///< pages retired for a double-bit error
+  std::optional<bool> retired_pages_pending;  ///< a retirement waits for the next reset
+  std::optional<uint32_t> remapped_rows_correctable;
+  std::optional<uint32_t> remapped_rows_uncorrectable;
+  std::optional<bool> remapped_rows_pending;  ///< a remap waits for the next reset
+  std::optional<bool> remapped_rows_failed;   ///< a remap failed: the board needs service
+
+  bool operator==(const MemoryHealth&) const = default;
+};
+
 /// One GPU, joined across sources by PCI bus id: PCI (every vendor), NVML and CUDA (NVIDIA).
 struct Gpu {
   int index = 0;           ///< position in this list (PCI order)
@@ -167,6 +187,7 @@ struct Gpu {
   std::optional<std::string> gfx_target;  ///< AMD: the ISA ROCm builds for ("gfx1100"), from the KFD topology
   std::optional<std::string> luid;        ///< Windows: the adapter's LUID from DXGI ("0x00000000:0x0001a2b3")
   std::optional<std::string> driver_model;  ///< Windows, NVIDIA: "WDDM", "TCC" or "MCDM" (nvmlDeviceGetDriverModel)
+  std::optional<MemoryHealth> memory_health;  ///< NVIDIA: absent where NVML answered none of its calls
   std::vector<std::string> sources;  ///< which probes saw it: "pci", "nvml", "cuda"
   std::vector<ProbeError> errors;
 };

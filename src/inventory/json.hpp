@@ -53,13 +53,18 @@ GPUSCOUT_INVENTORY_JSON(OsInfo, family, id, version_id, pretty_name, kernel, con
 GPUSCOUT_INVENTORY_JSON(PlatformInfo, kind, cloud, notebook, laptop, battery, chassis_type, system_vendor,
                         product_name)
 GPUSCOUT_INVENTORY_JSON(GpuProcess, pid, used_bytes, name)
+GPUSCOUT_INVENTORY_JSON(MemoryHealth, ecc_enabled, ecc_pending_enabled, ecc_errors_uncorrected_volatile,
+                        ecc_errors_uncorrected_aggregate, ecc_errors_corrected_volatile, retired_pages_sbe,
+                        retired_pages_dbe, retired_pages_pending, remapped_rows_correctable,
+                        remapped_rows_uncorrectable, remapped_rows_pending, remapped_rows_failed)
 GPUSCOUT_INVENTORY_JSON(Gpu, index, vendor, name, pci_bus_id, pci_vendor_id, pci_device_id, pci_subsystem_vendor_id,
                         pci_subsystem_device_id, pci_name, kernel_driver, numa_node, integrated, nvml_index, cuda_index, uuid,
                         memory_total_bytes, memory_used_bytes, memory_free_bytes, memory_reserved_bytes,
                         compute_capability, architecture, catalog_name, temperature_c, power_draw_mw, power_limit_mw,
                         utilization_gpu_pct, utilization_memory_pct, pcie_gen, pcie_width, pcie_gen_max,
                         pcie_width_max, sm_count, clock_sm_mhz, max_clock_sm_mhz, clock_memory_mhz,
-                        memory_bus_width_bits, l2_bytes, processes, gfx_target, luid, driver_model, sources, errors)
+                        memory_bus_width_bits, l2_bytes, processes, gfx_target, luid, driver_model, memory_health,
+                        sources, errors)
 GPUSCOUT_INVENTORY_JSON(NvidiaInfo, library_found, library_path, driver_version, windows_driver_version, cuda_driver_version,
                         nvml_version,
                         kernel_module_version, kernel_module_loaded, uvm_loaded, nouveau_loaded, timed_out, error)

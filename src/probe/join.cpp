@@ -73,6 +73,7 @@ void join_gpus(Inventory& inv, const NvmlReport& nvml) {
     g->clock_memory_mhz = n.clock_memory_mhz;
     g->memory_bus_width_bits = n.memory_bus_width_bits;
     g->processes = n.processes;
+    g->memory_health = n.memory_health;
     g->errors.insert(g->errors.end(), n.errors.begin(), n.errors.end());
     g->sources.push_back("nvml");
   }

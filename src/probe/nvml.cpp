@@ -24,10 +24,23 @@ struct DeviceCalls {
 
   template <typename Signature, typename... Args>
   bool operator()(const vendor::EntryPoint<Signature>& entry, Args... args) const {
-    if (!entry) return false;
-    const Return r = entry(dev, args...);
+    return answered(entry, entry ? entry(dev, args...) : nvml::ERROR_FUNCTION_NOT_FOUND);
+  }
+
+  /// For a call that whole classes of GPU answer NOT_SUPPORTED (Windows-only facts, ECC on a GeForce): that
+  /// answer is silence, not an error on every such GPU.
+  template <typename Signature, typename... Args>
+  bool optional(const vendor::EntryPoint<Signature>& entry, Args... args) const {
+    const Return r = entry ? entry(dev, args...) : nvml::ERROR_FUNCTION_NOT_FOUND;
+    return r != nvml::ERROR_NOT_SUPPORTED && answered(entry, r);
+  }
+
+  /// True on SUCCESS; any other answer but absence is recorded with the call's name.
+  template <typename Signature>
+  bool answered(const vendor::EntryPoint<Signature>& entry, Return r) const {
     if (r == nvml::SUCCESS) return true;
-    gpu.errors.push_back(ProbeError{"nvml", entry.name, fn.describe(r), r});
+    if (r != nvml::ERROR_FUNCTION_NOT_FOUND || entry)
+      gpu.errors.push_back(ProbeError{"nvml", entry.name, fn.describe(r), r});
     return false;
   }
 };
@@ -75,16 +88,57 @@ void read_identity(const DeviceCalls& call, Gpu& gpu) {
 // Windows only: WDDM (the display driver model, what GeForce cards run), TCC or MCDM. Linux drivers answer
 // NOT_SUPPORTED, which is silence, not an error on every Linux GPU.
 void read_driver_model(const DeviceCalls& call, Gpu& gpu) {
-  const auto& entry = call.fn.device_driver_model;
-  if (!entry) return;
   nvml::DriverModel current{}, pending{};
-  const Return r = entry(call.dev, &current, &pending);
-  if (r == nvml::ERROR_NOT_SUPPORTED) return;
-  if (r != nvml::SUCCESS) {
-    gpu.errors.push_back(ProbeError{"nvml", entry.name, call.fn.describe(r), r});
-    return;
-  }
+  if (!call.optional(call.fn.device_driver_model, &current, &pending)) return;
   if (const char* name = nvml::driver_model_name(current)) gpu.driver_model = name;
+}
+
+// ECC counts answer NOT_SUPPORTED while ECC is off; retired pages stop being kept on boards that remap rows.
+void read_ecc(const DeviceCalls& call, MemoryHealth& h) {
+  const auto& fn = call.fn;
+  nvml::EnableState current{}, pending{};
+  if (call.optional(fn.device_ecc_mode, &current, &pending)) {
+    h.ecc_enabled = current == nvml::FEATURE_ENABLED;
+    if (pending != current) h.ecc_pending_enabled = pending == nvml::FEATURE_ENABLED;
+  }
+  unsigned long long n = 0;
+  const auto& total = fn.device_total_ecc_errors;
+  if (call.optional(total, nvml::MEMORY_ERROR_TYPE_UNCORRECTED, nvml::VOLATILE_ECC, &n))
+    h.ecc_errors_uncorrected_volatile = n;
+  if (call.optional(total, nvml::MEMORY_ERROR_TYPE_UNCORRECTED, nvml::AGGREGATE_ECC, &n))
+    h.ecc_errors_uncorrected_aggregate = n;
+  if (call.optional(total, nvml::MEMORY_ERROR_TYPE_CORRECTED, nvml::VOLATILE_ECC, &n))
+    h.ecc_errors_corrected_volatile = n;
+}
+
+// nvmlDeviceGetRetiredPages with room 0 and no buffer: the count alone (SUCCESS when there are none,
+// INSUFFICIENT_SIZE with the count otherwise).
+std::optional<uint32_t> retired_pages(const DeviceCalls& call, unsigned cause) {
+  const auto& entry = call.fn.device_retired_pages;
+  if (!entry) return std::nullopt;
+  unsigned count = 0;
+  const Return r = entry(call.dev, cause, &count, nullptr);
+  if (r == nvml::SUCCESS || r == nvml::ERROR_INSUFFICIENT_SIZE) return count;
+  if (r != nvml::ERROR_NOT_SUPPORTED) call.answered(entry, r);
+  return std::nullopt;
+}
+
+void read_memory_health(const DeviceCalls& call, Gpu& gpu) {
+  MemoryHealth h;
+  read_ecc(call, h);
+  h.retired_pages_sbe = retired_pages(call, nvml::PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS);
+  h.retired_pages_dbe = retired_pages(call, nvml::PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR);
+  nvml::EnableState pending{};
+  if (call.optional(call.fn.device_retired_pages_pending, &pending))
+    h.retired_pages_pending = pending == nvml::FEATURE_ENABLED;
+  unsigned correctable = 0, uncorrectable = 0, remap_pending = 0, failed = 0;
+  if (call.optional(call.fn.device_remapped_rows, &correctable, &uncorrectable, &remap_pending, &failed)) {
+    h.remapped_rows_correctable = correctable;
+    h.remapped_rows_uncorrectable = uncorrectable;
+    h.remapped_rows_pending = remap_pending != 0;
+    h.remapped_rows_failed = failed != 0;
+  }
+  if (h != MemoryHealth{}) gpu.memory_health = h;  // silence on every call: nothing to write
 }
 
 void read_memory(const DeviceCalls& call, Gpu& gpu) {
@@ -204,6 +258,7 @@ Gpu read_device(const nvml::Functions& fn, unsigned index) {
   read_driver_model(call, gpu);
   read_memory(call, gpu);
   read_state(call, gpu);
+  read_memory_health(call, gpu);
   read_processes(call, gpu);
   return gpu;
 }

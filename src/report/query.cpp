@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <iterator>
 #include <optional>
 
 #include <fmt/format.h>
@@ -43,26 +44,73 @@ std::optional<std::string> watts(const std::optional<uint32_t>& mw) {
   return fmt::format("{:.2f}", *mw / 1000.0);
 }
 
-const std::vector<SmiField>& smi_fields() {
-  static const std::vector<SmiField> fields = {
-      {"index", {}, "", [](const Inventory&, const Gpu& g) { return text_of(g.nvml_index); }},
-      {"name", {"gpu_name"}, "", [](const Inventory&, const Gpu& g) { return std::optional(g.name); }},
-      {"uuid", {"gpu_uuid"}, "", [](const Inventory&, const Gpu& g) { return g.uuid; }},
-      {"pci.bus_id", {"gpu_bus_id"}, "",
-       [](const Inventory&, const Gpu& g) { return g.pci_bus_id ? nvidia_smi_bus_id(*g.pci_bus_id) : std::nullopt; }},
-      {"driver_version", {}, "", [](const Inventory& inv, const Gpu&) { return inv.nvidia.driver_version; }},
-      {"memory.total", {}, "MiB", [](const Inventory&, const Gpu& g) { return mib(g.memory_total_bytes); }},
-      {"memory.used", {}, "MiB", [](const Inventory&, const Gpu& g) { return mib(g.memory_used_bytes); }},
-      {"memory.free", {}, "MiB", [](const Inventory&, const Gpu& g) { return mib(g.memory_free_bytes); }},
-      {"compute_cap", {}, "", [](const Inventory&, const Gpu& g) { return g.compute_capability; }},
-      {"temperature.gpu", {}, "", [](const Inventory&, const Gpu& g) { return text_of(g.temperature_c); }},
-      {"power.draw", {}, "W", [](const Inventory&, const Gpu& g) { return watts(g.power_draw_mw); }},
-      {"power.limit", {}, "W", [](const Inventory&, const Gpu& g) { return watts(g.power_limit_mw); }},
-      {"utilization.gpu", {}, "%", [](const Inventory&, const Gpu& g) { return text_of(g.utilization_gpu_pct); }},
-      {"pcie.link.gen.current", {"pcie.link.gen.gpucurrent"}, "",
-       [](const Inventory&, const Gpu& g) { return text_of(g.pcie_gen); }},
-      {"pcie.link.width.current", {}, "", [](const Inventory&, const Gpu& g) { return text_of(g.pcie_width); }},
+/// A memory-health fact (`gpus[].memory_health`), "[N/A]" where NVML did not answer its call.
+template <typename T>
+std::optional<T> health(const Gpu& g, std::optional<T> MemoryHealth::* field) {
+  return g.memory_health ? (*g.memory_health).*field : std::nullopt;
+}
+
+/// nvidia-smi's words for a flag: "Enabled"/"Disabled" for a mode, "Yes"/"No" for a state.
+std::optional<std::string> flag(const std::optional<bool>& v, std::string_view on, std::string_view off) {
+  if (!v) return std::nullopt;
+  return std::string(*v ? on : off);
+}
+
+/// The memory-health fields of nvidia-smi --query-gpu (counts as numbers, flags in nvidia-smi's words).
+std::vector<SmiField> health_fields() {
+  const auto count = [](auto field) {
+    return [field](const Inventory&, const Gpu& g) { return text_of(health(g, field)); };
   };
+  const auto yes_no = [](auto field) {
+    return [field](const Inventory&, const Gpu& g) { return flag(health(g, field), "Yes", "No"); };
+  };
+  using H = MemoryHealth;
+  return {
+      {"ecc.mode.current", {}, "",
+       [](const Inventory&, const Gpu& g) { return flag(health(g, &H::ecc_enabled), "Enabled", "Disabled"); }},
+      {"ecc.mode.pending", {}, "",
+       [](const Inventory&, const Gpu& g) {
+         const auto pending = health(g, &H::ecc_pending_enabled);  // written only when it differs
+         return flag(pending ? pending : health(g, &H::ecc_enabled), "Enabled", "Disabled");
+       }},
+      {"ecc.errors.corrected.volatile.total", {}, "", count(&H::ecc_errors_corrected_volatile)},
+      {"ecc.errors.uncorrected.volatile.total", {}, "", count(&H::ecc_errors_uncorrected_volatile)},
+      {"ecc.errors.uncorrected.aggregate.total", {}, "", count(&H::ecc_errors_uncorrected_aggregate)},
+      {"retired_pages.single_bit_ecc.count", {"retired_pages.sbe"}, "", count(&H::retired_pages_sbe)},
+      {"retired_pages.double_bit.count", {"retired_pages.dbe"}, "", count(&H::retired_pages_dbe)},
+      {"retired_pages.pending", {}, "", yes_no(&H::retired_pages_pending)},
+      {"remapped_rows.correctable", {}, "", count(&H::remapped_rows_correctable)},
+      {"remapped_rows.uncorrectable", {}, "", count(&H::remapped_rows_uncorrectable)},
+      {"remapped_rows.pending", {}, "", yes_no(&H::remapped_rows_pending)},
+      {"remapped_rows.failure", {}, "", yes_no(&H::remapped_rows_failed)},
+  };
+}
+
+const std::vector<SmiField>& smi_fields() {
+  static const std::vector<SmiField> fields = [] {
+    std::vector<SmiField> out = {
+        {"index", {}, "", [](const Inventory&, const Gpu& g) { return text_of(g.nvml_index); }},
+        {"name", {"gpu_name"}, "", [](const Inventory&, const Gpu& g) { return std::optional(g.name); }},
+        {"uuid", {"gpu_uuid"}, "", [](const Inventory&, const Gpu& g) { return g.uuid; }},
+        {"pci.bus_id", {"gpu_bus_id"}, "",
+         [](const Inventory&, const Gpu& g) { return g.pci_bus_id ? nvidia_smi_bus_id(*g.pci_bus_id) : std::nullopt; }},
+        {"driver_version", {}, "", [](const Inventory& inv, const Gpu&) { return inv.nvidia.driver_version; }},
+        {"memory.total", {}, "MiB", [](const Inventory&, const Gpu& g) { return mib(g.memory_total_bytes); }},
+        {"memory.used", {}, "MiB", [](const Inventory&, const Gpu& g) { return mib(g.memory_used_bytes); }},
+        {"memory.free", {}, "MiB", [](const Inventory&, const Gpu& g) { return mib(g.memory_free_bytes); }},
+        {"compute_cap", {}, "", [](const Inventory&, const Gpu& g) { return g.compute_capability; }},
+        {"temperature.gpu", {}, "", [](const Inventory&, const Gpu& g) { return text_of(g.temperature_c); }},
+        {"power.draw", {}, "W", [](const Inventory&, const Gpu& g) { return watts(g.power_draw_mw); }},
+        {"power.limit", {}, "W", [](const Inventory&, const Gpu& g) { return watts(g.power_limit_mw); }},
+        {"utilization.gpu", {}, "%", [](const Inventory&, const Gpu& g) { return text_of(g.utilization_gpu_pct); }},
+        {"pcie.link.gen.current", {"pcie.link.gen.gpucurrent"}, "",
+         [](const Inventory&, const Gpu& g) { return text_of(g.pcie_gen); }},
+        {"pcie.link.width.current", {}, "", [](const Inventory&, const Gpu& g) { return text_of(g.pcie_width); }},
+    };
+    auto more = health_fields();
+    out.insert(out.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+    return out;
+  }();
   return fields;
 }
 

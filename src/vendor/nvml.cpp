@@ -49,6 +49,11 @@ Functions resolve(const SymbolLookup& l) {
   f.device_gpu_max_pcie_link_generation.resolve(l, {"nvmlDeviceGetGpuMaxPcieLinkGeneration"});
   f.device_max_pcie_link_width.resolve(l, {"nvmlDeviceGetMaxPcieLinkWidth"});
   f.device_driver_model.resolve(l, {"nvmlDeviceGetDriverModel_v2", "nvmlDeviceGetDriverModel"});
+  f.device_ecc_mode.resolve(l, {"nvmlDeviceGetEccMode"});
+  f.device_total_ecc_errors.resolve(l, {"nvmlDeviceGetTotalEccErrors"});
+  f.device_retired_pages.resolve(l, {"nvmlDeviceGetRetiredPages"});
+  f.device_retired_pages_pending.resolve(l, {"nvmlDeviceGetRetiredPagesPendingStatus"});
+  f.device_remapped_rows.resolve(l, {"nvmlDeviceGetRemappedRows"});
   f.device_utilization_rates.resolve(l, {"nvmlDeviceGetUtilizationRates"});
   f.device_clocks_event_reasons.resolve(
       l, {"nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons"});

@@ -35,6 +35,14 @@ struct Functions {
   /// CPU mask words of `unsigned long`: 64 CPUs each on Linux, 32 on Windows (LLP64).
   EntryPoint<Return(Device, unsigned, unsigned long*)> device_cpu_affinity;
   EntryPoint<Return(Device, DriverModel*, DriverModel*)> device_driver_model;  ///< current, pending (Windows)
+  EntryPoint<Return(Device, EnableState*, EnableState*)> device_ecc_mode;  ///< current, pending (after a reset)
+  /// error type (MEMORY_ERROR_TYPE_*), counter type (VOLATILE_ECC, AGGREGATE_ECC), count
+  EntryPoint<Return(Device, unsigned, unsigned, unsigned long long*)> device_total_ecc_errors;
+  /// cause (PAGE_RETIREMENT_CAUSE_*), in: room, out: count, addresses (may be null with room 0)
+  EntryPoint<Return(Device, unsigned, unsigned*, unsigned long long*)> device_retired_pages;
+  EntryPoint<Return(Device, EnableState*)> device_retired_pages_pending;
+  /// correctable rows, uncorrectable rows, remapping pending (0/1), remapping failed (0/1)
+  EntryPoint<Return(Device, unsigned*, unsigned*, unsigned*, unsigned*)> device_remapped_rows;
   EntryPoint<Return(Device, unsigned*)> device_power_usage, device_enforced_power_limit, device_memory_bus_width,
       device_curr_pcie_link_generation, device_curr_pcie_link_width, device_max_pcie_link_generation,
       device_gpu_max_pcie_link_generation, device_max_pcie_link_width;

@@ -92,6 +92,14 @@ struct Temperature {
 };
 constexpr unsigned int kTemperatureV1Version = static_cast<unsigned int>(sizeof(Temperature)) | (1u << 24);
 
+/// Memory health (nvml.h: nvmlEnableState_t, nvmlMemoryErrorType_t, nvmlEccCounterType_t,
+/// nvmlPageRetirementCause_t; the calls nvmlDeviceGetEccMode, nvmlDeviceGetTotalEccErrors, nvmlDeviceGetRetiredPages,
+/// nvmlDeviceGetRetiredPagesPendingStatus and nvmlDeviceGetRemappedRows, the last from R450 on Ampere and newer).
+enum EnableState : int { FEATURE_DISABLED = 0, FEATURE_ENABLED = 1 };
+constexpr unsigned MEMORY_ERROR_TYPE_CORRECTED = 0, MEMORY_ERROR_TYPE_UNCORRECTED = 1;  ///< single / double bit
+constexpr unsigned VOLATILE_ECC = 0, AGGREGATE_ECC = 1;  ///< since the driver loaded / over the board's life
+constexpr unsigned PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS = 0, PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR = 1;
+
 /// Throttle ("clocks event") reason bits, nvmlClocksEventReason*.
 constexpr unsigned long long kReasonGpuIdle = 0x1, kReasonAppClocks = 0x2, kReasonSwPowerCap = 0x4,
                              kReasonHwSlowdown = 0x8, kReasonSyncBoost = 0x10, kReasonSwThermal = 0x20,
@@ -107,7 +115,7 @@ static_assert(sizeof(ProcessInfoV1) == 16);
 static_assert(sizeof(ProcessInfo) == 24);
 static_assert(sizeof(Value) == 8);
 static_assert(sizeof(FieldValue) == 40 && offsetof(FieldValue, valueType) == 24 && offsetof(FieldValue, value) == 32);
-static_assert(sizeof(DriverModel) == 4);
+static_assert(sizeof(DriverModel) == 4 && sizeof(EnableState) == 4);
 static_assert(sizeof(Temperature) == 12 && kTemperatureV1Version == 0x0100000CU);
 
 }  // namespace gpuscout::vendor::nvml

@@ -81,7 +81,8 @@ INSTANTIATE_TEST_SUITE_P(
         DriverCase{"rtx4090", "no-gpu-vm", "import-error", "needs-action", {"torch-broken"}},
         DriverCase{"nvml-errors", "no-gpu-vm", "", "ready", {}},
         DriverCase{"rtx4090", "no-gpu-vm", "cu130-old-driver", "needs-action", {"torch-cuda-unavailable"}},
-        DriverCase{"slurm-two-a100", "slurm-node-numa", "", "ready", {"gpu-far-numa"}}),
+        DriverCase{"slurm-two-a100", "slurm-node-numa", "", "ready", {"gpu-far-numa"}},
+        DriverCase{"a100-retired-pages", "slurm-node-numa", "", "needs-action", {"gpu-memory-errors"}}),
     [](const auto& param_info) {
       std::string n = param_info.param.scenario + "_" + param_info.param.sysroot + "_" + (param_info.param.torch.empty() ? "nopy" : param_info.param.torch);
       for (auto& ch : n)
@@ -123,6 +124,44 @@ TEST(Doctor, SlurmStepPinnedToTheOtherNumaNode) {
   EXPECT_NE(info.out.find("2 nodes: 0 (CPUs 0-15,32-47"), std::string::npos) << info.out;
   EXPECT_NE(info.out.find("this process: CPUs 0-3,32-35"), std::string::npos) << info.out;
   EXPECT_NE(info.out.find("NUMA node 1"), std::string::npos) << info.out;
+}
+
+TEST(Doctor, A100WithARetiredPageWaitingForAReset) {
+  // The same Slurm node; its second A100 retired a page for a double-bit error and remapped a row, both pending.
+  const auto env = merge({e2e::fake_driver_env("a100-retired-pages"), e2e::sysroot_env("slurm-node-numa"), no_python()});
+  const json doc = doctor(env, {"--no-python"});
+  ASSERT_FALSE(doc.is_null());
+  ASSERT_EQ(doc["gpus"].size(), 2u);
+  const json& healthy = doc["gpus"][0]["memory_health"];
+  EXPECT_EQ(healthy["ecc_enabled"], true);
+  EXPECT_EQ(healthy["ecc_errors_uncorrected_volatile"], 0);
+  EXPECT_TRUE(healthy["retired_pages_dbe"].is_null()) << "the scenario's first GPU answers no retired-page calls";
+  EXPECT_EQ(healthy["remapped_rows_pending"], false);
+  const json& sick = doc["gpus"][1]["memory_health"];
+  EXPECT_EQ(sick["ecc_errors_uncorrected_volatile"], 1);
+  EXPECT_EQ(sick["ecc_errors_uncorrected_aggregate"], 1);
+  EXPECT_EQ(sick["ecc_errors_corrected_volatile"], 12);
+  EXPECT_EQ(sick["retired_pages_sbe"], 0);
+  EXPECT_EQ(sick["retired_pages_dbe"], 1);
+  EXPECT_EQ(sick["retired_pages_pending"], true);
+  EXPECT_EQ(sick["remapped_rows_correctable"], 0);
+  EXPECT_EQ(sick["remapped_rows_uncorrectable"], 1);
+  EXPECT_EQ(sick["remapped_rows_pending"], true);
+  EXPECT_EQ(sick["remapped_rows_failed"], false);
+  EXPECT_TRUE(sick["ecc_pending_enabled"].is_null()) << "the pending mode is written only when it differs";
+  EXPECT_TRUE(doc["gpus"][1]["errors"].empty()) << doc["gpus"][1]["errors"].dump();
+  const json* f = e2e::finding(doc, "gpu-memory-errors");
+  ASSERT_NE(f, nullptr) << doc["verdict"].dump(2);
+  EXPECT_NE((*f)["message"].get<std::string>().find("GPU 1"), std::string::npos) << (*f)["message"];
+  EXPECT_NE((*f)["fix"].get<std::string>().find("nvidia-smi -r -i 1"), std::string::npos) << (*f)["fix"];
+  EXPECT_EQ(std::count_if(doc["verdict"]["findings"].begin(), doc["verdict"]["findings"].end(),
+                          [](const json& x) { return x["code"] == "gpu-memory-errors"; }),
+            1)
+      << "the healthy GPU has no finding";
+  // info --json carries the same facts.
+  const auto info = e2e::run_gpuscout({"info", "--json", "--no-python"}, env);
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  EXPECT_EQ(info.json()["gpus"][1]["memory_health"]["retired_pages_dbe"], 1);
 }
 
 TEST(Doctor, DockerWithDefaultShmAndCgroupV1Limits) {

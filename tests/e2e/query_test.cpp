@@ -141,3 +141,18 @@ TEST(Query, TorchPathsAskThePythonProbe) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.out, torch["version"].get<std::string>() + ", " + torch["cuda_available"].dump() + "\n");
 }
+
+TEST(Query, MemoryHealthInNvidiaSmisWords) {
+  const auto env = e2e::merge({e2e::fake_driver_env("a100-retired-pages"), e2e::sysroot_env("no-gpu-vm")});
+  const auto run = query({"--query-gpu=index,ecc.mode.current,ecc.mode.pending,ecc.errors.uncorrected.volatile.total,"
+                          "retired_pages.dbe,retired_pages.pending,remapped_rows.uncorrectable,remapped_rows.pending,"
+                          "remapped_rows.failure",
+                          "--format=csv,noheader"},
+                         env);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  // The first A100 answers no retired-page calls: [N/A], as nvidia-smi prints an unsupported field.
+  EXPECT_EQ(run.out, "0, Enabled, Enabled, 0, [N/A], [N/A], 0, No, No\n1, Enabled, Enabled, 1, 1, Yes, 1, Yes, No\n");
+  const auto geforce = query({"--query-gpu=ecc.mode.current,remapped_rows.pending", "--format=csv,noheader"});
+  ASSERT_EQ(geforce.exit_code, 0) << geforce.err;
+  EXPECT_EQ(geforce.out, "[N/A], [N/A]\n[N/A], [N/A]\n") << "a GeForce card supports none of them";
+}

@@ -495,3 +495,44 @@ TEST(RulesTorchCpu, DebugBuildOnlyWhenTorchSaysSo) {
   ASSERT_NE(f, nullptr);
   EXPECT_NE(f->message.find("2.5.1+cu121"), std::string::npos) << f->message;
 }
+
+TEST(RulesMachineMemoryHealth, TheWorstFactOfAGpuDecidesTheAdvice) {
+  Inventory inv = working_machine();
+  ASSERT_FALSE(inv.gpus.empty());
+  EXPECT_FALSE(codes_of(run(inv)).count("gpu-memory-errors")) << "no health facts (a GeForce card)";
+  MemoryHealth healthy;
+  healthy.ecc_enabled = true;
+  healthy.ecc_errors_uncorrected_volatile = 0;
+  healthy.remapped_rows_pending = false;
+  healthy.remapped_rows_failed = false;
+  inv.gpus[0].memory_health = healthy;
+  EXPECT_FALSE(codes_of(run(inv)).count("gpu-memory-errors")) << "ECC on, nothing wrong";
+
+  inv.gpus[0].memory_health->ecc_errors_uncorrected_volatile = 2;
+  auto out = run(inv);
+  const Finding* f = find(out, "gpu-memory-errors");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, "warning");
+  EXPECT_NE(f->message.find("2 uncorrectable memory (ECC) errors"), std::string::npos) << f->message;
+  EXPECT_NE(f->fix.find("Rerun"), std::string::npos) << f->fix;
+
+  inv.gpus[0].memory_health->retired_pages_pending = true;
+  out = run(inv);
+  f = find(out, "gpu-memory-errors");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->message.find("waiting to be retired"), std::string::npos) << f->message;
+  EXPECT_NE(f->fix.find("nvidia-smi -r -i 0"), std::string::npos) << f->fix;
+  inv.gpus[0].memory_health->retired_pages_pending.reset();
+  inv.gpus[0].memory_health->remapped_rows_pending = true;
+  EXPECT_NE(find(run(inv), "gpu-memory-errors"), nullptr) << "a pending remap needs the same reset";
+
+  inv.gpus[0].memory_health->remapped_rows_failed = true;
+  out = run(inv);
+  f = find(out, "gpu-memory-errors");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->fix.find("RMA"), std::string::npos) << f->fix;
+  EXPECT_EQ(std::count_if(out.findings.begin(), out.findings.end(),
+                          [](const Finding& x) { return x.code == "gpu-memory-errors"; }),
+            1)
+      << "one finding per GPU, the worst";
+}

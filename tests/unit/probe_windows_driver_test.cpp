@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "nvml_one_gpu.hpp"
 #include "probe/sources.hpp"
 #include "vendor/library_path.hpp"
 
@@ -28,16 +29,6 @@ struct NvmlState {
   int current = nvml::DRIVER_WDDM, pending = nvml::DRIVER_WDDM;
 } g_nvml;
 
-nvml::Return n_ok() { return nvml::SUCCESS; }
-const char* n_error_string(nvml::Return r) { return r == nvml::ERROR_GPU_IS_LOST ? "GPU is lost" : "Unknown Error"; }
-nvml::Return n_count(unsigned* c) {
-  *c = 1;
-  return nvml::SUCCESS;
-}
-nvml::Return n_by_index(unsigned, nvml::Device* d) {
-  *d = reinterpret_cast<nvml::Device>(static_cast<uintptr_t>(0x1000));
-  return nvml::SUCCESS;
-}
 nvml::Return n_driver_model(nvml::Device, nvml::DriverModel* current, nvml::DriverModel* pending) {
   if (g_nvml.driver_model != nvml::SUCCESS) return g_nvml.driver_model;
   *current = static_cast<nvml::DriverModel>(g_nvml.current);
@@ -46,12 +37,7 @@ nvml::Return n_driver_model(nvml::Device, nvml::DriverModel* current, nvml::Driv
 }
 
 nvml::Functions nvml_table(bool with_driver_model = true) {
-  nvml::Functions f;
-  f.init = {&n_ok, "nvmlInit_v2"};
-  f.shutdown = {&n_ok, "nvmlShutdown"};
-  f.error_string = {&n_error_string, "nvmlErrorString"};
-  f.device_count = {&n_count, "nvmlDeviceGetCount_v2"};
-  f.device_by_index = {&n_by_index, "nvmlDeviceGetHandleByIndex_v2"};
+  nvml::Functions f = gpuscout::test_nvml::one_gpu_table();
   if (with_driver_model) f.device_driver_model = {&n_driver_model, "nvmlDeviceGetDriverModel_v2"};
   return f;
 }

@@ -388,6 +388,74 @@ FAKE_API nvml::Return nvmlDeviceGetDriverModel_v2(nvml::Device device, nvml::Dri
 }
 #endif
 
+// ---- memory health -----------------------------------------------------------------------------
+
+FAKE_API nvml::Return nvmlDeviceGetEccMode(nvml::Device device, nvml::EnableState* current,
+                                           nvml::EnableState* pending) {
+    return device_call(__func__, device, [&](const Gpu& gpu) {
+        if (current == nullptr || pending == nullptr) return nvml::ERROR_INVALID_ARGUMENT;
+        const auto& h = gpu.memory_health;
+        if (!h.present) return nvml::ERROR_NOT_SUPPORTED;
+        const auto state = [](bool on) { return on ? nvml::FEATURE_ENABLED : nvml::FEATURE_DISABLED; };
+        *current = state(gpu.ecc_enabled);
+        *pending = state(h.ecc_pending.value_or(gpu.ecc_enabled));
+        return nvml::SUCCESS;
+    });
+}
+
+// As the real driver: no counts while ECC is off.
+FAKE_API nvml::Return nvmlDeviceGetTotalEccErrors(nvml::Device device, unsigned error_type, unsigned counter_type,
+                                                  unsigned long long* count) {
+    return device_call(__func__, device, [&](const Gpu& gpu) {
+        if (count == nullptr || error_type > 1 || counter_type > 1) return nvml::ERROR_INVALID_ARGUMENT;
+        const auto& h = gpu.memory_health;
+        if (!h.has_ecc_errors || !gpu.ecc_enabled) return nvml::ERROR_NOT_SUPPORTED;
+        *count = h.ecc_errors[error_type][counter_type];
+        return nvml::SUCCESS;
+    });
+}
+
+// NVML's two-call protocol: room smaller than the count answers INSUFFICIENT_SIZE with the count.
+FAKE_API nvml::Return nvmlDeviceGetRetiredPages(nvml::Device device, unsigned cause, unsigned int* page_count,
+                                                unsigned long long* addresses) {
+    return device_call(__func__, device, [&](const Gpu& gpu) {
+        if (page_count == nullptr || cause > 1) return nvml::ERROR_INVALID_ARGUMENT;
+        const auto& h = gpu.memory_health;
+        if (!h.has_retired_pages) return nvml::ERROR_NOT_SUPPORTED;
+        const unsigned n = h.retired_pages[cause];
+        const unsigned room = *page_count;
+        *page_count = n;
+        if (room < n) return nvml::ERROR_INSUFFICIENT_SIZE;
+        if (n > 0 && addresses == nullptr) return nvml::ERROR_INVALID_ARGUMENT;
+        for (unsigned k = 0; k < n; ++k) addresses[k] = 0x100000ULL * (k + 1) + cause;
+        return nvml::SUCCESS;
+    });
+}
+
+FAKE_API nvml::Return nvmlDeviceGetRetiredPagesPendingStatus(nvml::Device device, nvml::EnableState* pending) {
+    return device_call(__func__, device, [&](const Gpu& gpu) {
+        if (pending == nullptr) return nvml::ERROR_INVALID_ARGUMENT;
+        if (!gpu.memory_health.has_retired_pages) return nvml::ERROR_NOT_SUPPORTED;
+        *pending = gpu.memory_health.retired_pending ? nvml::FEATURE_ENABLED : nvml::FEATURE_DISABLED;
+        return nvml::SUCCESS;
+    });
+}
+
+FAKE_API nvml::Return nvmlDeviceGetRemappedRows(nvml::Device device, unsigned int* correctable,
+                                                unsigned int* uncorrectable, unsigned int* pending,
+                                                unsigned int* failed) {
+    return device_call(__func__, device, [&](const Gpu& gpu) {
+        if (!correctable || !uncorrectable || !pending || !failed) return nvml::ERROR_INVALID_ARGUMENT;
+        const auto& h = gpu.memory_health;
+        if (!h.has_remapped_rows) return nvml::ERROR_NOT_SUPPORTED;
+        *correctable = h.rows_correctable;
+        *uncorrectable = h.rows_uncorrectable;
+        *pending = h.rows_pending ? 1 : 0;
+        *failed = h.rows_failed ? 1 : 0;
+        return nvml::SUCCESS;
+    });
+}
+
 // ---- memory -----------------------------------------------------------------------------------
 
 FAKE_API nvml::Return nvmlDeviceGetMemoryInfo(nvml::Device device, nvml::Memory* memory) {

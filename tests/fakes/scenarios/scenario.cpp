@@ -76,6 +76,35 @@ std::optional<int> read_driver_model(const json& g, const char* key) {
 }
 
 // "0xHIGHPART:0xLOWPART", as gpuscout writes a LUID.
+// "memory_health": {"ecc_pending", "ecc_errors": {...}, "retired_pages": {...}, "remapped_rows": {...}}.
+void read_memory_health(const json& g, MemoryHealth& h) {
+    const auto it = g.find("memory_health");
+    if (it == g.end() || it->is_null()) return;
+    const json& m = *it;
+    h.present = true;
+    read(m, "ecc_pending", h.ecc_pending);
+    if (const auto e = m.find("ecc_errors"); e != m.end() && !e->is_null()) {
+        h.has_ecc_errors = true;
+        read(*e, "corrected_volatile", h.ecc_errors[0][0]);
+        read(*e, "corrected_aggregate", h.ecc_errors[0][1]);
+        read(*e, "uncorrected_volatile", h.ecc_errors[1][0]);
+        read(*e, "uncorrected_aggregate", h.ecc_errors[1][1]);
+    }
+    if (const auto r = m.find("retired_pages"); r != m.end() && !r->is_null()) {
+        h.has_retired_pages = true;
+        read(*r, "sbe", h.retired_pages[0]);
+        read(*r, "dbe", h.retired_pages[1]);
+        read(*r, "pending", h.retired_pending);
+    }
+    if (const auto r = m.find("remapped_rows"); r != m.end() && !r->is_null()) {
+        h.has_remapped_rows = true;
+        read(*r, "correctable", h.rows_correctable);
+        read(*r, "uncorrectable", h.rows_uncorrectable);
+        read(*r, "pending", h.rows_pending);
+        read(*r, "failed", h.rows_failed);
+    }
+}
+
 void read_luid(const json& g, Gpu& gpu) {
     std::string text;
     read(g, "luid", text);
@@ -141,6 +170,7 @@ Gpu read_gpu(const json& g) {
     read(g, "max_threads_per_sm", gpu.max_threads_per_sm);
     read(g, "integrated", gpu.integrated);
     read(g, "ecc_enabled", gpu.ecc_enabled);
+    read_memory_health(g, gpu.memory_health);
     read(g, "cuda_speed_rank", gpu.cuda_speed_rank);
     gpu.driver_model = read_driver_model(g, "driver_model");
     gpu.driver_model_pending = read_driver_model(g, "driver_model_pending");

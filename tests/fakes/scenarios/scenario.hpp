@@ -24,6 +24,20 @@ struct Process {
     std::string name;
 };
 
+/// The memory-health calls (README: `memory_health`); a part that is absent answers NOT_SUPPORTED.
+struct MemoryHealth {
+    bool present = false;                ///< nvmlDeviceGetEccMode answers (with the GPU's ecc_enabled)
+    std::optional<bool> ecc_pending;     ///< nullopt -> ecc_enabled
+    bool has_ecc_errors = false;
+    std::uint64_t ecc_errors[2][2] = {};  ///< [nvmlMemoryErrorType_t][nvmlEccCounterType_t]
+    bool has_retired_pages = false;
+    std::uint32_t retired_pages[2] = {};  ///< [nvmlPageRetirementCause_t]
+    bool retired_pending = false;
+    bool has_remapped_rows = false;
+    std::uint32_t rows_correctable = 0, rows_uncorrectable = 0;
+    bool rows_pending = false, rows_failed = false;
+};
+
 struct Gpu {
     // PCI location, parsed from "pci_bus_id" (either "0000:01:00.0" or "00000000:01:00.0").
     std::uint32_t domain = 0, bus = 0, device = 0, function = 0;
@@ -47,6 +61,7 @@ struct Gpu {
     int max_threads_per_sm = 0;  ///< 0 -> derived from the compute capability
     bool integrated = false;
     bool ecc_enabled = false;
+    MemoryHealth memory_health;
     std::optional<int> cuda_speed_rank;
     // Windows: nvmlDeviceGetDriverModel's current and pending values (nvmlDriverModel_t: 0 WDDM, 1 WDM/TCC,
     // 2 MCDM; nullopt: NOT_SUPPORTED, as on Linux) and cuDeviceGetLuid's LUID (nullopt: NOT_SUPPORTED).
