@@ -1,6 +1,6 @@
 /* A fake libgpuscout-cuda.so for tests: one made-up GPU that answers instantly with plausible figures.
- * Built four ways: ok, wrong_version (interface version 999), init_fails (init returns an error),
- * not_a_plugin (exports nothing of the interface).
+ * Built five ways: ok, wrong_version (interface version 999), init_fails (init returns an error),
+ * not_a_plugin (exports nothing of the interface), no_nccl_table (a plugin from before the NCCL step).
  * A driver that hangs or crashes, for bench's deadline and signal tests: GPUSCOUT_FAKE_PLUGIN_SLEEP_S=N makes
  * every GEMM take N more seconds; GPUSCOUT_FAKE_PLUGIN_CRASH=1 makes the first GEMM die of SIGSEGV.
  * NCCL: GPUSCOUT_FAKE_PLUGIN_GPUS=N shows N GPUs (default 1: all-reduce then says it needs 2),
@@ -102,6 +102,7 @@ static int fake_copy(int device, int kind, uint64_t size, const gpuscout_method*
 
 static void fake_shutdown(void) {}
 
+#ifndef FAKE_KIND_no_nccl_table
 static int fake_allreduce(uint64_t size, const gpuscout_method* m, gpuscout_allreduce_result* out) {
   memset(out, 0, sizeof *out);
   const char* no_nccl = getenv("GPUSCOUT_FAKE_PLUGIN_NO_NCCL");
@@ -127,6 +128,7 @@ static int fake_allreduce(uint64_t size, const gpuscout_method* m, gpuscout_allr
 
 static const gpuscout_cuda_plugin_nccl_v1 nccl_table = {GPUSCOUT_CUDA_NCCL_ABI, sizeof(gpuscout_cuda_plugin_nccl_v1),
                                                         fake_allreduce};
+#endif
 
 static const gpuscout_cuda_plugin_v1 table = {GPUSCOUT_CUDA_PLUGIN_ABI, sizeof(gpuscout_cuda_plugin_v1), fake_version,
                                               fake_init, fake_count, fake_info, fake_gemm, fake_copy, fake_shutdown};
@@ -139,7 +141,9 @@ EXPORT uint32_t gpuscout_cuda_plugin_abi(void) {
 #endif
 }
 EXPORT const gpuscout_cuda_plugin_v1* gpuscout_cuda_plugin_get(void) { return &table; }
+#ifndef FAKE_KIND_no_nccl_table
 EXPORT const gpuscout_cuda_plugin_nccl_v1* gpuscout_cuda_plugin_nccl(void) { return &nccl_table; }
+#endif
 #else
 EXPORT int not_a_plugin_symbol(void) { return 0; }
 #endif
