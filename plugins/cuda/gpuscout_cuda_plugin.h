@@ -10,7 +10,11 @@
  * max_repeats. Each sample is several back-to-back calls (about 10 ms' worth, 1 to 128) between one pair of CUDA
  * events, queued behind a latch kernel the host releases once the sample is queued (so launch cost stays out),
  * after an L2 flush; samples_s holds the mean seconds per call of each sample (docs/bench.md, "GPU timing").
- * The host computes median and spread from the samples. Units are in the names. */
+ * The host computes median and spread from the samples. Units are in the names.
+ *
+ * NCCL all-reduce is a second, optional table (gpuscout_cuda_plugin_nccl()): a plugin built before it simply lacks
+ * the symbol, so adding it did not bump GPUSCOUT_CUDA_PLUGIN_ABI; the table carries its own GPUSCOUT_CUDA_NCCL_ABI,
+ * bumped on any change to it. The plugin dlopens libnccl.so.2 on the first call, so it loads where NCCL is absent. */
 #ifndef GPUSCOUT_CUDA_PLUGIN_H
 #define GPUSCOUT_CUDA_PLUGIN_H
 
@@ -112,12 +116,40 @@ typedef struct gpuscout_cuda_plugin_v1 {
   void (*shutdown)(void);
 } gpuscout_cuda_plugin_v1;
 
-/* The two exported symbols. */
+#define GPUSCOUT_CUDA_NCCL_ABI 1u
+
+/* One ncclAllReduce (sum, float32, in place of nothing: separate send and receive buffers) over every visible GPU,
+ * one rank per GPU, all ranks launched from one thread inside ncclGroupStart/End. Timing as above, without the latch:
+ * each sample is back-to-back all-reduces (about 10 ms worth) timed on the host clock until every rank's stream has
+ * finished, as nccl-tests times them. */
+typedef struct gpuscout_allreduce_result {
+  int status;            /* GPUSCOUT_UNSUPPORTED: NCCL not found, or fewer than 2 GPUs (note says which) */
+  int n_ranks;           /* GPUs taking part */
+  int nccl_version;      /* ncclGetVersion: 22703 = 2.27.3; 0 when NCCL was not loaded */
+  uint64_t size_bytes;   /* bytes per rank reduced per call (smaller than asked when memory was short) */
+  double first_call_s;   /* the first warm-up call, communicator set-up excluded */
+  int n_samples;
+  double samples_s[GPUSCOUT_PLUGIN_MAX_SAMPLES];
+  int verified;          /* 1 when sampled elements of every rank's result equal the sum of the ranks' inputs */
+  char note[GPUSCOUT_PLUGIN_TEXT];
+  char error[GPUSCOUT_PLUGIN_TEXT];
+} gpuscout_allreduce_result;
+
+typedef struct gpuscout_cuda_plugin_nccl_v1 {
+  uint32_t abi_version; /* GPUSCOUT_CUDA_NCCL_ABI */
+  uint32_t struct_size; /* sizeof(gpuscout_cuda_plugin_nccl_v1) */
+  /* Call after init(). Frees its buffers and communicators before returning. */
+  int (*allreduce)(uint64_t size_bytes, const gpuscout_method* method, gpuscout_allreduce_result* out);
+} gpuscout_cuda_plugin_nccl_v1;
+
+/* The exported symbols: the first two always, the third where the plugin has the NCCL step. */
 uint32_t gpuscout_cuda_plugin_abi(void);
 const gpuscout_cuda_plugin_v1* gpuscout_cuda_plugin_get(void);
+const gpuscout_cuda_plugin_nccl_v1* gpuscout_cuda_plugin_nccl(void);
 
 typedef uint32_t (*gpuscout_cuda_plugin_abi_fn)(void);
 typedef const gpuscout_cuda_plugin_v1* (*gpuscout_cuda_plugin_get_fn)(void);
+typedef const gpuscout_cuda_plugin_nccl_v1* (*gpuscout_cuda_plugin_nccl_fn)(void);
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,8 @@
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>
 #include <cuda_runtime.h>
+#include <dlfcn.h>
+#include <nccl.h>  // types only: NCCL itself is dlopened (NcclLibrary)
 
 #include <algorithm>
 #include <atomic>
@@ -796,6 +798,212 @@ int plugin_copy(int device, int kind, uint64_t size_asked, const gpuscout_method
   return out->status = status;
 }
 
+
+// NCCL, dlopened on first use so the plugin loads where it is absent. The pointer types are taken from nccl.h's own
+// declarations, so a signature mismatch is a compile error.
+struct NcclLibrary {
+  void* handle = nullptr;
+  decltype(&ncclGetVersion) get_version = nullptr;
+  decltype(&ncclCommInitAll) comm_init_all = nullptr;
+  decltype(&ncclAllReduce) all_reduce = nullptr;
+  decltype(&ncclCommDestroy) comm_destroy = nullptr;
+  decltype(&ncclGetErrorString) error_string = nullptr;
+  decltype(&ncclGroupStart) group_start = nullptr;
+  decltype(&ncclGroupEnd) group_end = nullptr;
+  bool loaded() const { return handle != nullptr; }
+};
+
+template <typename F>
+bool resolve(void* handle, const char* name, F& out) {
+  out = reinterpret_cast<F>(dlsym(handle, name));
+  return out != nullptr;
+}
+
+// The library, or one not loaded with the reason in `why`.
+const NcclLibrary& nccl_library(const char** why) {
+  static NcclLibrary lib;
+  static const char* reason = nullptr;
+  static bool tried = false;
+  if (!tried) {
+    tried = true;
+    void* h = dlopen("libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
+    if (!h) reason = "NCCL not found (libnccl.so.2 could not be loaded)";
+    else if (!resolve(h, "ncclGetVersion", lib.get_version) || !resolve(h, "ncclCommInitAll", lib.comm_init_all) ||
+             !resolve(h, "ncclAllReduce", lib.all_reduce) || !resolve(h, "ncclCommDestroy", lib.comm_destroy) ||
+             !resolve(h, "ncclGetErrorString", lib.error_string) || !resolve(h, "ncclGroupStart", lib.group_start) ||
+             !resolve(h, "ncclGroupEnd", lib.group_end)) {
+      reason = "NCCL found but too old (a function is missing from libnccl.so.2)";
+      dlclose(h);
+    } else {
+      lib.handle = h;
+    }
+  }
+  *why = reason;
+  return lib;
+}
+
+// One rank's buffers, stream and communicator; freed on every return path.
+struct Rank {
+  int device = 0;
+  DeviceBuffer send, recv;
+  cudaStream_t stream = nullptr;
+  ncclComm_t comm = nullptr;
+};
+
+struct Ranks {
+  const NcclLibrary& nccl;
+  std::vector<Rank> ranks;
+  ~Ranks() {
+    for (auto& r : ranks) {
+      cudaSetDevice(r.device);
+      if (r.comm) nccl.comm_destroy(r.comm);
+      if (r.stream) cudaStreamDestroy(r.stream);
+      r.send.reset();
+      r.recv.reset();
+    }
+  }
+};
+
+__global__ void fill_value_kernel(float* p, size_t count, float value) {
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x)
+    p[i] = value;
+}
+
+// One all-reduce on every rank, queued as one group (one thread drives all GPUs, which NCCL requires to be grouped).
+bool allreduce_once(Ranks& rs, size_t count, gpuscout_allreduce_result* out) {
+  ncclResult_t r = rs.nccl.group_start();
+  for (auto& k : rs.ranks) {
+    if (r != ncclSuccess) break;
+    r = rs.nccl.all_reduce(k.send.ptr, k.recv.ptr, count, ncclFloat32, ncclSum, k.comm, k.stream);
+  }
+  const ncclResult_t end = rs.nccl.group_end();
+  if (r == ncclSuccess) r = end;
+  if (r != ncclSuccess) set_text(out->error, sizeof out->error, "ncclAllReduce: %s", rs.nccl.error_string(r));
+  return r == ncclSuccess;
+}
+
+bool sync_ranks(Ranks& rs, gpuscout_allreduce_result* out) {
+  for (auto& k : rs.ranks) {
+    cudaSetDevice(k.device);
+    const cudaError_t e = cudaStreamSynchronize(k.stream);
+    if (e != cudaSuccess) {
+      set_text(out->error, sizeof out->error, "GPU %d: %s", k.device, cudaGetErrorString(e));
+      return false;
+    }
+  }
+  return true;
+}
+
+// Buffers (send = rank + 1 everywhere), streams and one communicator per GPU.
+int setup_ranks(Ranks& rs, int n, size_t bytes, gpuscout_allreduce_result* out) {
+  rs.ranks.resize(n);
+  std::vector<int> devices(n);
+  std::vector<ncclComm_t> comms(n);
+  for (int i = 0; i < n; ++i) {
+    Rank& k = rs.ranks[i];
+    k.device = devices[i] = i;
+    cudaSetDevice(i);
+    g_used_devices.insert(i);
+    if (k.send.alloc(bytes) != cudaSuccess || k.recv.alloc(bytes) != cudaSuccess ||
+        cudaStreamCreateWithFlags(&k.stream, cudaStreamNonBlocking) != cudaSuccess) {
+      cudaGetLastError();
+      set_text(out->error, sizeof out->error, "GPU %d: out of memory for 2 x %zu MiB", i, bytes >> 20);
+      return GPUSCOUT_FAILED;
+    }
+    fill_value_kernel<<<1024, 256, 0, k.stream>>>(static_cast<float*>(k.send.ptr), bytes / 4,
+                                                   gpuscout_plugin::allreduce_input(i));
+  }
+  const ncclResult_t r = rs.nccl.comm_init_all(comms.data(), n, devices.data());
+  if (r != ncclSuccess) {
+    set_text(out->error, sizeof out->error, "ncclCommInitAll: %s", rs.nccl.error_string(r));
+    return GPUSCOUT_FAILED;
+  }
+  for (int i = 0; i < n; ++i) rs.ranks[i].comm = comms[i];
+  return sync_ranks(rs, out) ? GPUSCOUT_OK : GPUSCOUT_FAILED;
+}
+
+// Sampled elements of every rank's result against n(n+1)/2.
+bool check_allreduce(Ranks& rs, size_t count) {
+  const float want = gpuscout_plugin::allreduce_expected(static_cast<int>(rs.ranks.size()));
+  std::vector<float> back(256);
+  for (auto& k : rs.ranks) {
+    cudaSetDevice(k.device);
+    for (size_t chunk = 0; chunk < 4; ++chunk) {
+      const size_t first = std::min(count - std::min(count, back.size()), chunk * (count / 4));
+      const size_t m = std::min(back.size(), count - first);
+      if (cudaMemcpy(back.data(), static_cast<const float*>(k.recv.ptr) + first, m * 4, cudaMemcpyDeviceToHost) !=
+          cudaSuccess)
+        return false;
+      for (size_t i = 0; i < m; ++i)
+        if (back[i] != want) return false;
+    }
+  }
+  return true;
+}
+
+// Warm-ups, then samples of `calls` back-to-back all-reduces timed on the host until every stream is done.
+int time_allreduce(Ranks& rs, size_t count, const gpuscout_method* method, gpuscout_allreduce_result* out) {
+  auto run = [&](int calls, double* seconds) -> int {
+    if (stop_requested()) return GPUSCOUT_STOPPED;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int c = 0; c < calls; ++c)
+      if (!allreduce_once(rs, count, out)) return GPUSCOUT_FAILED;
+    if (!sync_ranks(rs, out)) return GPUSCOUT_FAILED;
+    *seconds = seconds_since(t0) / calls;
+    return GPUSCOUT_OK;
+  };
+  double call_s = 0;
+  for (int w = 0; w < std::max(2, method->warmup); ++w) {
+    if (int st = run(1, &call_s); st != GPUSCOUT_OK) return st;
+    if (w == 0) out->first_call_s = call_s;
+  }
+  const int calls = gpuscout_plugin::calls_per_sample(call_s, kSampleTargetS, kMaxCallsPerSample);
+  const int max_samples = std::clamp(method->max_repeats, 1, GPUSCOUT_PLUGIN_MAX_SAMPLES);
+  double spent = 0;
+  while (out->n_samples < max_samples && (out->n_samples < method->min_repeats || spent < method->budget_s)) {
+    double s = 0;
+    if (int st = run(calls, &s); st != GPUSCOUT_OK) return st;
+    out->samples_s[out->n_samples++] = s;
+    spent += s * calls;
+  }
+  return GPUSCOUT_OK;
+}
+
+int plugin_allreduce(uint64_t size_asked, const gpuscout_method* method, gpuscout_allreduce_result* out) {
+  std::memset(out, 0, sizeof *out);
+  const char* why = nullptr;
+  const NcclLibrary& nccl = nccl_library(&why);
+  if (!nccl.loaded()) {
+    set_text(out->note, sizeof out->note, "%s", why);
+    return out->status = GPUSCOUT_UNSUPPORTED;
+  }
+  nccl.get_version(&out->nccl_version);
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess || n < 2) {
+    out->n_ranks = n;
+    set_text(out->note, sizeof out->note, "all-reduce needs at least 2 GPUs, this machine shows %d", n);
+    return out->status = GPUSCOUT_UNSUPPORTED;
+  }
+  out->n_ranks = n;
+  size_t min_free = SIZE_MAX;
+  for (int i = 0; i < n; ++i) {
+    size_t free_bytes = 0, total = 0;
+    if (cudaSetDevice(i) == cudaSuccess && cudaMemGetInfo(&free_bytes, &total) == cudaSuccess)
+      min_free = std::min(min_free, free_bytes);
+  }
+  const size_t bytes = gpuscout_plugin::allreduce_bytes(size_asked, min_free == SIZE_MAX ? 0 : min_free);
+  if (bytes != size_asked)
+    set_text(out->note, sizeof out->note, "reduced %zu MiB instead of %llu MiB: memory was short", bytes >> 20,
+             static_cast<unsigned long long>(size_asked >> 20));
+  out->size_bytes = bytes;
+  Ranks rs{nccl, {}};
+  int status = setup_ranks(rs, n, bytes, out);
+  if (status == GPUSCOUT_OK) status = time_allreduce(rs, bytes / 4, method, out);
+  if (status == GPUSCOUT_OK) out->verified = check_allreduce(rs, bytes / 4);
+  return out->status = status;
+}
+
 void plugin_shutdown() {
   if (!g_initialized) return;
   // Destroys each context this plugin used, freeing any device and pinned memory still held.
@@ -809,7 +1017,11 @@ const gpuscout_cuda_plugin_v1 kPlugin = {
     GPUSCOUT_CUDA_PLUGIN_ABI, sizeof(gpuscout_cuda_plugin_v1), plugin_version, plugin_init, plugin_device_count,
     plugin_device_info,       plugin_gemm,                      plugin_copy,    plugin_shutdown};
 
+const gpuscout_cuda_plugin_nccl_v1 kNccl = {GPUSCOUT_CUDA_NCCL_ABI, sizeof(gpuscout_cuda_plugin_nccl_v1),
+                                            plugin_allreduce};
+
 }  // namespace
 
+EXPORT const gpuscout_cuda_plugin_nccl_v1* gpuscout_cuda_plugin_nccl(void) { return &kNccl; }
 EXPORT uint32_t gpuscout_cuda_plugin_abi(void) { return GPUSCOUT_CUDA_PLUGIN_ABI; }
 EXPORT const gpuscout_cuda_plugin_v1* gpuscout_cuda_plugin_get(void) { return &kPlugin; }

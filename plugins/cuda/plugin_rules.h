@@ -101,6 +101,28 @@ inline bool driver_runs_runtime(int driver_version, int runtime_version) {
   return driver_version / 1000 >= runtime_version / 1000;
 }
 
+/* All-reduce bus bandwidth in GB/s, nccl-tests' definition (NVIDIA/nccl-tests, doc/PERFORMANCE.md): algorithm
+ * bandwidth = bytes / time, bus bandwidth = algbw x 2(n-1)/n, the rate each rank's slowest link must carry in a ring,
+ * so it compares with a link's speed whatever the rank count. 0 when not measurable. */
+inline double allreduce_bus_gbs(double bytes, double seconds, int ranks) {
+  if (!(seconds > 0) || !(bytes > 0) || ranks < 2) return 0;
+  const double algbw = bytes / seconds / 1e9;
+  return algbw * 2.0 * (ranks - 1) / ranks;
+}
+
+/* Rank r's input is r + 1 in every element, so the sum over n ranks is n(n+1)/2: exact in float32 far beyond any
+ * GPU count, and a rank missing or counted twice changes it. */
+inline float allreduce_input(int rank) { return static_cast<float>(rank + 1); }
+inline float allreduce_expected(int ranks) { return static_cast<float>(ranks * (ranks + 1) / 2); }
+
+/* The per-rank buffer size: the asked size (a multiple of 4 bytes), halved while send + receive buffers would take
+ * more than half the smallest free memory of the ranks, down to 1 MiB. */
+inline size_t allreduce_bytes(uint64_t asked, size_t min_free_bytes) {
+  size_t size = round_down(static_cast<size_t>(asked), 4);
+  while (size > (size_t{1} << 20) && 2 * size > min_free_bytes / 2) size = round_down(size / 2, 4);
+  return size;
+}
+
 }  // namespace gpuscout_plugin
 
 #endif /* GPUSCOUT_CUDA_PLUGIN_RULES_H */

@@ -428,6 +428,27 @@ std::optional<bool> opt_flag(const Obj& o, std::string_view key) {
   return o.flag(key);
 }
 
+NcclResult read_nccl(const Obj& o) {
+  NcclResult n;
+  n.ranks = o.integer("ranks");
+  n.nccl_version = o.str("nccl_version");
+  n.status = o.str("status");
+  o.each("sizes", [&](const json& e, const std::string& path) {
+    const Obj s(e, path);
+    AllReduceRecord rec;
+    rec.status = s.named("status", 0, "status (ok, unsupported or failed)", status_of);
+    rec.size_bytes = s.whole("size_bytes");
+    rec.algbw_gbs = s.num("algbw_gbs");
+    rec.busbw_gbs = s.num("busbw_gbs");
+    rec.verified = s.flag("verified");
+    rec.note = s.str("note");
+    rec.m = read_measurement(s.obj("measurement"));
+    n.sizes.push_back(std::move(rec));
+  });
+  n.notes = o.strings("notes");
+  return n;
+}
+
 TorchBench read_torch(const Obj& o) {
   TorchBench t;
   t.python = o.str("python");
@@ -468,6 +489,7 @@ BenchResult read_document(const Obj& o) {
   o.each("gpus", [&](const json& e, const std::string& path) { r.gpus.push_back(read_gpu(Obj(e, path))); });
   r.speedup = read_speedup(o.obj("speedup"));
   if (const auto torch = o.obj("torch")) r.torch = read_torch(*torch);
+  if (const auto nccl = o.obj("nccl")) r.nccl = read_nccl(*nccl);
   r.notes = o.strings("notes");
   return r;
 }

@@ -23,11 +23,13 @@ struct GpuPlan {
   std::function<void(std::string_view)> progress;
   std::vector<Gpu> inventory_gpus;  ///< the Inventory's GPUs: each device's identity, found by PCI bus id
   std::string nvml_note;            ///< why NVML must not be used (it hung when probed), or "" to sample with it
+  std::vector<uint64_t> allreduce_bytes;  ///< bench --nccl: per-rank all-reduce sizes, smallest first; empty: no step
 };
 
 struct GpuSection {
   GpuStatus status;
   std::vector<GpuResult> gpus;
+  std::optional<NcclResult> nccl;
 };
 
 /// Runs the plan in this process: meant for the bench child (gpu_child.hpp), where a hang has a deadline.

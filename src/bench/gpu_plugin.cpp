@@ -60,6 +60,13 @@ Result<CudaPlugin> CudaPlugin::load(const std::string& path) {
       !api->init || !api->device_count || !api->device_info || !api->gemm || !api->copy || !api->shutdown)
     return fail(fmt::format("CUDA plugin {} returned an incomplete function table", path));
   CudaPlugin plugin;
+  // The NCCL table is optional (gpuscout_cuda_plugin.h): one missing or of another version only drops that step.
+  if (auto nccl = lib->symbol<gpuscout_cuda_plugin_nccl_fn>("gpuscout_cuda_plugin_nccl")) {
+    const gpuscout_cuda_plugin_nccl_v1* table = nccl();
+    if (table && table->abi_version == GPUSCOUT_CUDA_NCCL_ABI &&
+        table->struct_size >= sizeof(gpuscout_cuda_plugin_nccl_v1) && table->allreduce)
+      plugin.nccl_ = table;
+  }
   plugin.library_ = std::move(*lib);
   plugin.api_ = api;
   plugin.path_ = path;
@@ -67,7 +74,7 @@ Result<CudaPlugin> CudaPlugin::load(const std::string& path) {
 }
 
 CudaPlugin::CudaPlugin(CudaPlugin&& o) noexcept
-    : library_(std::move(o.library_)), api_(o.api_), path_(std::move(o.path_)), initialized_(o.initialized_) {
+    : library_(std::move(o.library_)), api_(o.api_), nccl_(o.nccl_), path_(std::move(o.path_)), initialized_(o.initialized_) {
   o.api_ = nullptr;
   o.initialized_ = false;
 }
@@ -77,6 +84,7 @@ CudaPlugin& CudaPlugin::operator=(CudaPlugin&& o) noexcept {
     if (initialized_ && api_) api_->shutdown();
     library_ = std::move(o.library_);
     api_ = o.api_;
+    nccl_ = o.nccl_;
     path_ = std::move(o.path_);
     initialized_ = o.initialized_;
     o.api_ = nullptr;

@@ -38,6 +38,8 @@ class CudaPlugin {
   /// Initialises CUDA in the plugin; the error is the plugin's own reason ("no CUDA-capable device").
   Result<void> init(int (*should_stop)());
   const gpuscout_cuda_plugin_v1& api() const { return *api_; }
+  /// The optional NCCL table, or null for a plugin built without it (or with another GPUSCOUT_CUDA_NCCL_ABI).
+  const gpuscout_cuda_plugin_nccl_v1* nccl() const { return nccl_; }
   const std::string& path() const { return path_; }
   std::string version() const;
 
@@ -45,6 +47,7 @@ class CudaPlugin {
   CudaPlugin() = default;
   os::SharedLibrary library_;
   const gpuscout_cuda_plugin_v1* api_ = nullptr;
+  const gpuscout_cuda_plugin_nccl_v1* nccl_ = nullptr;
   std::string path_;
   bool initialized_ = false;
 };

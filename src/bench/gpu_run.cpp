@@ -7,6 +7,7 @@
 
 #include "bench/gpu_bench.hpp"
 #include "bench/gpu_plugin.hpp"
+#include "../../plugins/cuda/plugin_rules.h"
 #include "bench/nvml_sampler.hpp"
 #include "core/i18n.hpp"
 #include "core/text.hpp"
@@ -280,6 +281,50 @@ GpuResult bench_device(const gpuscout_cuda_plugin_v1& api, int dev, const GpuPla
   return gpu;
 }
 
+std::string nccl_version_text(int v) {
+  // NCCL_VERSION(X, Y, Z): X*1000 + Y*100 + Z before 2.9, X*10000 + Y*100 + Z since.
+  if (v <= 0) return {};
+  return v >= 10000 ? fmt::format("{}.{}.{}", v / 10000, (v / 100) % 100, v % 100)
+                    : fmt::format("{}.{}.{}", v / 1000, (v / 100) % 10, v % 100);
+}
+
+// bench --nccl: each size once over every GPU; stops at the first size that did not run (the others would not either).
+NcclResult run_allreduce(const CudaPlugin& plugin, const GpuPlan& plan, const gpuscout_method& method) {
+  NcclResult nccl;
+  if (!plugin.nccl()) {
+    nccl.status = tr("this CUDA plugin has no NCCL step: install the plugin built with this gpuscout");
+    return nccl;
+  }
+  for (const uint64_t bytes : plan.allreduce_bytes) {
+    throw_if_stopped();
+    if (plan.progress) plan.progress(fmt::format("NCCL all-reduce {} MiB", bytes >> 20));
+    gpuscout_allreduce_result out{};
+    AllReduceRecord rec;
+    rec.status = plugin.nccl()->allreduce(bytes, &method, &out);
+    if (rec.status == GPUSCOUT_STOPPED) throw Interrupted{};
+    nccl.ranks = out.n_ranks;
+    nccl.nccl_version = nccl_version_text(out.nccl_version);
+    rec.note = note_of(out.note, out.error, rec.status != GPUSCOUT_OK);
+    if (rec.status == GPUSCOUT_UNSUPPORTED) {
+      nccl.status = rec.note;
+      return nccl;
+    }
+    rec.size_bytes = out.size_bytes;
+    if (rec.status == GPUSCOUT_OK) {
+      rec.m = from_samples(out.first_call_s, out.n_samples, out.samples_s, method.warmup);
+      const double s = rec.m.stats.median_s;
+      rec.algbw_gbs = s > 0 ? static_cast<double>(rec.size_bytes) / s / 1e9 : 0;
+      rec.busbw_gbs = gpuscout_plugin::allreduce_bus_gbs(static_cast<double>(rec.size_bytes), s, out.n_ranks);
+      rec.verified = out.verified != 0;
+      if (!rec.verified)
+        nccl.notes.push_back(trf("all-reduce {} MiB gave a WRONG sum on at least one GPU", rec.size_bytes >> 20));
+    }
+    nccl.sizes.push_back(std::move(rec));
+    if (nccl.sizes.back().status != GPUSCOUT_OK) break;
+  }
+  return nccl;
+}
+
 }  // namespace
 
 GpuSection run_gpus(const GpuPlan& plan) {
@@ -306,6 +351,7 @@ GpuSection run_gpus(const GpuPlan& plan) {
     throw_if_stopped();
     section.gpus.push_back(bench_device(api, dev, plan, method));
   }
+  if (!plan.allreduce_bytes.empty()) section.nccl = run_allreduce(*plugin, plan, method);
   return section;
 }
 

@@ -29,8 +29,11 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GpuResult, index, name, pci_bus_
                                                 memory_bandwidth_gbs, gemm, copy, h2d_pinned, h2d_pageable,
                                                 d2h_pinned, d2h_pageable, pcie_expected_gbs, pcie_below_max,
                                                 telemetry, throttled, power_capped, host_cpus_bound, notes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AllReduceRecord, status, size_bytes, m, algbw_gbs, busbw_gbs, verified,
+                                                note)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NcclResult, ranks, nccl_version, status, sizes, notes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GpuStatus, requested, available, plugin_path, plugin_version, message)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GpuSection, status, gpus)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GpuSection, status, gpus, nccl)
 
 /// One line of JSON. A driver's or plugin's text that is not valid UTF-8 comes out with U+FFFD in place of the
 /// bad bytes instead of an exception.

@@ -348,6 +348,36 @@ nlohmann::ordered_json torch_json(const TorchBench& t) {
   return j;
 }
 
+OJ nccl_json(const NcclResult& n) {
+  OJ sizes = OJ::array();
+  for (const auto& s : n.sizes)
+    sizes.push_back({{"status", status_name(s.status)}, {"size_bytes", s.size_bytes}, {"algbw_gbs", s.algbw_gbs},
+                     {"busbw_gbs", s.busbw_gbs}, {"verified", s.verified}, {"measurement", measurement_json(s.m)},
+                     {"note", s.note}});
+  return {{"ranks", n.ranks}, {"nccl_version", n.nccl_version}, {"status", n.status}, {"sizes", sizes},
+          {"notes", n.notes}};
+}
+
+void nccl_text(const NcclResult& n, Lines& o) {
+  if (!n.status.empty()) {
+    line(o, trf("NCCL all-reduce  {}", n.status));
+    return;
+  }
+  line(o, trf("NCCL {} all-reduce over {} GPUs (float32 sum; bus bandwidth as nccl-tests defines it)", n.nccl_version,
+              n.ranks));
+  line(o, tr("  size        median   algbw GB/s  busbw GB/s  check"));
+  for (const auto& s : n.sizes) {
+    if (s.status != 0) {
+      line(o, fmt::format("  {:>4} MiB  {}", s.size_bytes >> 20, s.note.empty() ? tr("not run") : s.note));
+      continue;
+    }
+    line(o, fmt::format("  {:>4} MiB  {:>8.3f} ms  {:>10.1f}  {:>10.1f}  {}{}", s.size_bytes >> 20,
+                        s.m.stats.median_s * 1e3, s.algbw_gbs, s.busbw_gbs, s.verified ? "ok" : "WRONG",
+                        s.note.empty() ? "" : "  (" + s.note + ")"));
+  }
+  for (const auto& note : n.notes) line(o, "  note: " + note);
+}
+
 nlohmann::ordered_json to_json(const BenchResult& r) {
   OJ j;
   j["schema"] = r.schema;
@@ -364,6 +394,7 @@ nlohmann::ordered_json to_json(const BenchResult& r) {
   j["gpus"] = gpus;
   j["speedup"] = speedup_json(r.speedup);
   j["torch"] = r.torch ? torch_json(*r.torch) : OJ(nullptr);
+  j["nccl"] = r.nccl ? nccl_json(*r.nccl) : OJ(nullptr);
   j["notes"] = r.notes;
   return j;
 }
@@ -375,6 +406,7 @@ std::string render_text(const BenchResult& r) {
   line(o, "");
   if (r.gpu_status.requested && !r.gpu_status.available) line(o, "GPU  " + r.gpu_status.message);
   for (const auto& g : r.gpus) gpu_text(g, o);
+  if (r.nccl) nccl_text(*r.nccl, o);
   speedup_text(r.speedup, o);
   if (r.torch) torch_text(*r.torch, o);
   for (const auto& n : r.notes)

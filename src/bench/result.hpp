@@ -96,6 +96,25 @@ struct GpuResult {
   std::vector<std::string> notes;
 };
 
+/// One NCCL all-reduce size over all the machine's GPUs (bench --nccl).
+struct AllReduceRecord {
+  int status = 0;              ///< the plugin's gpuscout_status (1 = not run here, note says why)
+  uint64_t size_bytes = 0;     ///< bytes per rank
+  Measurement m;
+  double algbw_gbs = 0;        ///< bytes / median time
+  double busbw_gbs = 0;        ///< algbw x 2(n-1)/n (nccl-tests' bus bandwidth)
+  bool verified = false;       ///< every rank's result was the sum of the ranks' inputs
+  std::string note;
+};
+
+struct NcclResult {
+  int ranks = 0;
+  std::string nccl_version;    ///< "2.27.3", or "" when NCCL was not loaded
+  std::string status;          ///< why nothing was measured ("NCCL not found", "1 GPU"), or ""
+  std::vector<AllReduceRecord> sizes;
+  std::vector<std::string> notes;
+};
+
 struct GpuStatus {
   bool requested = false;
   bool available = false;
@@ -135,6 +154,7 @@ struct BenchResult {
   std::optional<CpuResult> cpu;
   GpuStatus gpu_status;
   std::vector<GpuResult> gpus;
+  std::optional<NcclResult> nccl;  ///< bench --nccl: all-reduce over every GPU of this machine
   Speedup speedup;
   std::optional<TorchBench> torch;  ///< bench --torch: the same products in the user's PyTorch
   std::vector<std::string> notes;

@@ -67,6 +67,12 @@ std::vector<int> cpu_gemm_sizes(const BenchOptions& o, Dtype d) {
   return {512, 2048};
 }
 
+std::vector<uint64_t> allreduce_sizes(const BenchOptions& o) {
+  if (!o.nccl) return {};
+  if (o.full) return {1ull << 20, 4ull << 20, 16ull << 20, 64ull << 20, 256ull << 20};
+  return {1ull << 20, 16ull << 20, 256ull << 20};
+}
+
 std::vector<int> gpu_gemm_sizes(const BenchOptions& o, Dtype d) {
   if (o.size) return {*o.size};
   std::vector<int> sizes = o.full ? std::vector<int>{2048, 4096, 8192, 16384} : std::vector<int>{8192};
@@ -253,6 +259,7 @@ void run_gpu(const BenchOptions& o, const Inventory& inv, BenchResult& r,
     plan.plugin_install_dir = o.plugin_install_dir;
     plan.transfer_bytes = o.full ? 1024ull << 20 : 256ull << 20;
     plan.inventory_gpus = inv.gpus;
+    plan.allreduce_bytes = allreduce_sizes(o);
     if (inv.nvidia.timed_out)
       plan.nvml_note = tr("NVML did not answer when gpuscout checked the driver: no clocks, power or PCIe link during the run");
     for (Dtype d : {Dtype::fp32, Dtype::tf32, Dtype::fp16, Dtype::bf16, Dtype::fp8}) {
@@ -264,6 +271,7 @@ void run_gpu(const BenchOptions& o, const Inventory& inv, BenchResult& r,
     GpuSection section = run_gpus_bounded(plan, timeout);
     r.gpu_status = std::move(section.status);
     r.gpus = std::move(section.gpus);
+    r.nccl = std::move(section.nccl);
   }
   if (!r.gpu_status.available && !r.gpu_status.message.empty()) r.notes.push_back("GPU: " + r.gpu_status.message);
 }

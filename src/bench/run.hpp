@@ -23,6 +23,7 @@ struct BenchOptions {
   bool full = false;
   bool run_cpu = true;
   bool run_gpu = true;
+  bool nccl = false;                         ///< --nccl: also NCCL all-reduce over every GPU of this machine
   std::optional<std::vector<Dtype>> dtypes;  ///< default: every precision each side supports
   std::optional<int> size;                   ///< one GEMM size instead of the ladder
   std::string plugin_install_dir;            ///< where an installed plugin lives (compile-time prefix)
@@ -42,6 +43,9 @@ void apply_device(std::string_view device, BenchOptions& options);
 /// CPU GEMM sizes for the mode (the classic 5000 always in the ladder).
 std::vector<int> cpu_gemm_sizes(const BenchOptions& options, Dtype d);
 std::vector<int> gpu_gemm_sizes(const BenchOptions& options, Dtype d);
+/// --nccl's per-rank all-reduce sizes, smallest first: latency-bound to link-bound, 256 MiB the largest (the plugin
+/// shrinks one that does not fit); none without --nccl.
+std::vector<uint64_t> allreduce_sizes(const BenchOptions& options);
 
 /// The memory a benchmark may take: MemAvailable, capped by a container's limit. Pure.
 std::optional<uint64_t> memory_available_bytes(const MemoryInfo& memory);

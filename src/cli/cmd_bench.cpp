@@ -39,6 +39,7 @@ struct BenchArgs {
   std::optional<std::string> timeout;
   std::vector<std::string> compare;
   bool torch = false;
+  bool nccl = false;
   std::string python;  ///< --python: the interpreter whose PyTorch --torch measures
 };
 
@@ -89,6 +90,8 @@ bench::BenchOptions check_request(const BenchArgs& args) {
   bench::BenchOptions options;
   options.full = args.full;
   bench::apply_device(args.device, options);
+  if (args.nccl && !options.run_gpu) throw UsageError(tr("--nccl measures the GPUs: it cannot go with --device cpu"));
+  options.nccl = args.nccl;
   if (!args.dtypes.empty()) options.dtypes = bench::parse_dtype_list(args.dtypes);
   if (!args.size.empty()) options.size = bench::parse_size(args.size);
   if (args.timeout) options.gpu_timeout = bench::parse_timeout(*args.timeout);
@@ -146,6 +149,8 @@ int publish(const BenchArgs& args, const bench::BenchResult& result) {
     for (const auto& g : result.cpu->gemm) wrong = wrong || !g.run.ok;
   for (const auto& g : result.gpus)
     for (const auto& e : g.gemm) wrong = wrong || (e.status == 0 && !e.ok);
+  if (result.nccl)
+    for (const auto& s : result.nccl->sizes) wrong = wrong || (s.status == 0 && !s.verified);
   if (result.torch)
     for (const auto& f : result.torch->findings) wrong = wrong || f.code == "torch-matmul-wrong";
   return wrong ? 1 : 0;  // a fast wrong answer fails loudly
@@ -203,6 +208,8 @@ void add_bench_command(CLI::App& app, GlobalOptions& global) {
                   "(default: 3 minutes per GPU, 10 with --full)"));
   sub->add_flag("--torch", args->torch,
                 tr("Also run the same matrix products in your own PyTorch and compare them with gpuscout's"));
+  sub->add_flag("--nccl", args->nccl,
+                tr("Also measure NCCL all-reduce bus bandwidth across all the GPUs of this machine"));
   add_python_option(*sub, args->python, nullptr)->needs(sub->get_option("--torch"));
   sub->add_option("--compare", args->compare, tr("Put two saved results side by side: --compare A.json B.json"))
       ->expected(2);

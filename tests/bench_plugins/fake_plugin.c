@@ -1,8 +1,12 @@
 /* A fake libgpuscout-cuda.so for tests: one made-up GPU that answers instantly with plausible figures.
- * Built four ways: ok, wrong_version (interface version 999), init_fails (init returns an error),
- * not_a_plugin (exports nothing of the interface).
+ * Built five ways: ok, wrong_version (interface version 999), init_fails (init returns an error),
+ * not_a_plugin (exports nothing of the interface), no_nccl_table (a plugin from before the NCCL step).
  * A driver that hangs or crashes, for bench's deadline and signal tests: GPUSCOUT_FAKE_PLUGIN_SLEEP_S=N makes
- * every GEMM take N more seconds; GPUSCOUT_FAKE_PLUGIN_CRASH=1 makes the first GEMM die of SIGSEGV. */
+ * every GEMM take N more seconds; GPUSCOUT_FAKE_PLUGIN_CRASH=1 makes the first GEMM die of SIGSEGV.
+ * NCCL: GPUSCOUT_FAKE_PLUGIN_GPUS=N shows N GPUs (default 1: all-reduce then says it needs 2),
+ * GPUSCOUT_FAKE_PLUGIN_BUSBW_GBS=X makes the all-reduce run at X GB/s bus bandwidth (default 150),
+ * GPUSCOUT_FAKE_PLUGIN_NO_NCCL=1 answers as a plugin on a machine without libnccl.so.2,
+ * GPUSCOUT_FAKE_PLUGIN_WRONG_SUM=1 reports a result that failed the check. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,15 +32,18 @@ static int fake_init(int (*should_stop)(void), char* err, size_t err_len) {
 #endif
 }
 
-static int fake_count(void) { return 1; }
+static int fake_count(void) {
+  const char* gpus = getenv("GPUSCOUT_FAKE_PLUGIN_GPUS");
+  const int n = gpus && *gpus ? atoi(gpus) : 1;
+  return n < 1 ? 1 : (n > 16 ? 16 : n);
+}
 
 static int fake_info(int device, gpuscout_device_info* out, char* err, size_t err_len) {
-  (void)device;
   (void)err;
   (void)err_len;
   memset(out, 0, sizeof *out);
   snprintf(out->name, sizeof out->name, "NVIDIA GeForce RTX 4090");
-  snprintf(out->pci_bus_id, sizeof out->pci_bus_id, "0000:01:00.0");
+  snprintf(out->pci_bus_id, sizeof out->pci_bus_id, "0000:%02x:00.0", device + 1);
   out->cc_major = 8;
   out->cc_minor = 9;
   out->sm_count = 128;
@@ -95,6 +102,34 @@ static int fake_copy(int device, int kind, uint64_t size, const gpuscout_method*
 
 static void fake_shutdown(void) {}
 
+#ifndef FAKE_KIND_no_nccl_table
+static int fake_allreduce(uint64_t size, const gpuscout_method* m, gpuscout_allreduce_result* out) {
+  memset(out, 0, sizeof *out);
+  const char* no_nccl = getenv("GPUSCOUT_FAKE_PLUGIN_NO_NCCL");
+  if (no_nccl && *no_nccl == '1') {
+    snprintf(out->note, sizeof out->note, "NCCL not found (libnccl.so.2 could not be loaded)");
+    return out->status = GPUSCOUT_UNSUPPORTED;
+  }
+  out->nccl_version = 22703;
+  out->n_ranks = fake_count();
+  if (out->n_ranks < 2) {
+    snprintf(out->note, sizeof out->note, "all-reduce needs at least 2 GPUs, this machine shows %d", out->n_ranks);
+    return out->status = GPUSCOUT_UNSUPPORTED;
+  }
+  const char* busbw = getenv("GPUSCOUT_FAKE_PLUGIN_BUSBW_GBS");
+  const double bus = busbw && *busbw ? atof(busbw) : 150.0;
+  const double n = out->n_ranks;
+  out->size_bytes = size;
+  fill(m, (double)size * 2.0 * (n - 1) / n / (bus * 1e9), &out->first_call_s, &out->n_samples, out->samples_s);
+  const char* wrong = getenv("GPUSCOUT_FAKE_PLUGIN_WRONG_SUM");
+  out->verified = !(wrong && *wrong == '1');
+  return out->status = GPUSCOUT_OK;
+}
+
+static const gpuscout_cuda_plugin_nccl_v1 nccl_table = {GPUSCOUT_CUDA_NCCL_ABI, sizeof(gpuscout_cuda_plugin_nccl_v1),
+                                                        fake_allreduce};
+#endif
+
 static const gpuscout_cuda_plugin_v1 table = {GPUSCOUT_CUDA_PLUGIN_ABI, sizeof(gpuscout_cuda_plugin_v1), fake_version,
                                               fake_init, fake_count, fake_info, fake_gemm, fake_copy, fake_shutdown};
 
@@ -106,6 +141,9 @@ EXPORT uint32_t gpuscout_cuda_plugin_abi(void) {
 #endif
 }
 EXPORT const gpuscout_cuda_plugin_v1* gpuscout_cuda_plugin_get(void) { return &table; }
+#ifndef FAKE_KIND_no_nccl_table
+EXPORT const gpuscout_cuda_plugin_nccl_v1* gpuscout_cuda_plugin_nccl(void) { return &nccl_table; }
+#endif
 #else
 EXPORT int not_a_plugin_symbol(void) { return 0; }
 #endif

@@ -321,3 +321,44 @@ TEST(BenchTorch, RealDebianTorch) {
   EXPECT_TRUE(c["of_peak"].is_number());
   EXPECT_GE(c["measurement"]["repeats"].get<int>(), 3);
 }
+
+// bench --nccl through the fake plugin: sizes, bus bandwidth from the median, the check, and each reason for no run.
+TEST(BenchE2E, NcclAllReduceThroughTheFakePlugin) {
+  auto r = e2e::run_gpuscout({"bench", "--device", "gpu", "--size", "256", "--dtype", "bf16", "--nccl", "--json"},
+                             {{"GPUSCOUT_CUDA_PLUGIN", fake_plugin("ok")}, {"GPUSCOUT_FAKE_PLUGIN_GPUS", "4"},
+                              {"GPUSCOUT_FAKE_PLUGIN_BUSBW_GBS", "150"}});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  ASSERT_EQ(j["gpus"].size(), 4u);
+  const auto& n = j["nccl"];
+  ASSERT_TRUE(n.is_object()) << j.dump(1);
+  EXPECT_EQ(n["ranks"], 4);
+  EXPECT_EQ(n["nccl_version"], "2.27.3");
+  EXPECT_EQ(n["status"], "");
+  ASSERT_EQ(n["sizes"].size(), 3u);
+  EXPECT_EQ(n["sizes"][2]["size_bytes"], 256u << 20);
+  EXPECT_TRUE(n["sizes"][2]["verified"].get<bool>());
+  // The fake's samples rise 1% each: the median of 5 is 2% above the first, which ran at exactly 150 GB/s.
+  EXPECT_NEAR(n["sizes"][2]["busbw_gbs"].get<double>(), 150.0 / 1.02, 0.01);
+  EXPECT_NEAR(n["sizes"][2]["algbw_gbs"].get<double>(), 150.0 / 1.02 / 1.5, 0.01);
+
+  auto text = e2e::run_gpuscout({"bench", "--device", "gpu", "--size", "256", "--dtype", "bf16", "--nccl"},
+                                {{"GPUSCOUT_CUDA_PLUGIN", fake_plugin("ok")}, {"GPUSCOUT_FAKE_PLUGIN_GPUS", "2"},
+                                 {"GPUSCOUT_FAKE_PLUGIN_WRONG_SUM", "1"}});
+  EXPECT_NE(text.out.find("all-reduce over 2 GPUs"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("WRONG"), std::string::npos) << text.out;
+
+  auto one = e2e::run_gpuscout({"bench", "--device", "gpu", "--size", "256", "--dtype", "bf16", "--nccl", "--json"},
+                               {{"GPUSCOUT_CUDA_PLUGIN", fake_plugin("ok")}});
+  EXPECT_NE(one.json()["nccl"]["status"].get<std::string>().find("at least 2 GPUs"), std::string::npos);
+  EXPECT_TRUE(one.json()["nccl"]["sizes"].empty());
+  auto absent = e2e::run_gpuscout({"bench", "--device", "gpu", "--size", "256", "--dtype", "bf16", "--nccl", "--json"},
+                                  {{"GPUSCOUT_CUDA_PLUGIN", fake_plugin("ok")}, {"GPUSCOUT_FAKE_PLUGIN_GPUS", "2"},
+                                   {"GPUSCOUT_FAKE_PLUGIN_NO_NCCL", "1"}});
+  EXPECT_NE(absent.json()["nccl"]["status"].get<std::string>().find("NCCL not found"), std::string::npos);
+  // Without --nccl the step is not run at all; with --device cpu it is a usage error.
+  auto plain = e2e::run_gpuscout({"bench", "--device", "gpu", "--size", "256", "--dtype", "bf16", "--json"},
+                                 {{"GPUSCOUT_CUDA_PLUGIN", fake_plugin("ok")}});
+  EXPECT_TRUE(plain.json()["nccl"].is_null());
+  EXPECT_EQ(e2e::run_gpuscout({"bench", "--device", "cpu", "--nccl"}).exit_code, 2);
+}

@@ -94,3 +94,30 @@ TEST(PluginRules, MinorVersionCompatibility) {
   EXPECT_FALSE(driver_runs_runtime(12090, 13000));  // a 12.9 driver cannot run a CUDA 13 build
   EXPECT_FALSE(driver_runs_runtime(0, 13000));
 }
+
+TEST(PluginRules, AllReduceBusBandwidthIsNcclTestsDefinition) {
+  // 1 GB in 10 ms: algbw 100 GB/s; busbw x 2(n-1)/n (nccl-tests doc/PERFORMANCE.md).
+  EXPECT_DOUBLE_EQ(allreduce_bus_gbs(1e9, 0.01, 2), 100.0);
+  EXPECT_DOUBLE_EQ(allreduce_bus_gbs(1e9, 0.01, 4), 150.0);
+  EXPECT_DOUBLE_EQ(allreduce_bus_gbs(1e9, 0.01, 8), 175.0);
+  EXPECT_EQ(allreduce_bus_gbs(1e9, 0.01, 1), 0.0);  // one rank moves nothing
+  EXPECT_EQ(allreduce_bus_gbs(1e9, 0.0, 8), 0.0);
+  EXPECT_EQ(allreduce_bus_gbs(0, 0.01, 8), 0.0);
+}
+
+TEST(PluginRules, AllReduceCheckValueIsTheSumOfTheRanks) {
+  float sum = 0;
+  for (int r = 0; r < 8; ++r) sum += allreduce_input(r);
+  EXPECT_EQ(sum, allreduce_expected(8));
+  EXPECT_EQ(allreduce_expected(8), 36.0f);
+  EXPECT_NE(allreduce_expected(8), allreduce_expected(7));  // a missing rank shows
+}
+
+TEST(PluginRules, AllReduceSizeFitsTheSmallestFreeMemory) {
+  EXPECT_EQ(allreduce_bytes(256u << 20, size_t{80} << 30), size_t{256} << 20);
+  // send + receive must fit in half the free memory: 1 GiB free allows 2 x 256 MiB.
+  EXPECT_EQ(allreduce_bytes(256u << 20, size_t{1} << 30), size_t{256} << 20);
+  EXPECT_EQ(allreduce_bytes(256u << 20, size_t{512} << 20), size_t{128} << 20);
+  EXPECT_EQ(allreduce_bytes(256u << 20, 0), size_t{1} << 20);  // never below 1 MiB
+  EXPECT_EQ(allreduce_bytes(1001, size_t{1} << 30) % 4, 0u);   // whole float32 elements
+}

@@ -41,6 +41,17 @@ TEST(BenchPlugin, NotAPlugin) {
   EXPECT_NE(p.error().message.find("not a gpuscout CUDA plugin"), std::string::npos) << p.error().message;
 }
 
+// The NCCL table is optional: a plugin from before it still loads, without the step.
+TEST(BenchPlugin, NcclTableIsOptional) {
+  auto with = CudaPlugin::load(fake("ok"));
+  ASSERT_TRUE(with) << with.error().message;
+  ASSERT_NE(with->nccl(), nullptr);
+  EXPECT_EQ(with->nccl()->abi_version, GPUSCOUT_CUDA_NCCL_ABI);
+  auto without = CudaPlugin::load(fake("no_nccl_table"));
+  ASSERT_TRUE(without) << without.error().message;
+  EXPECT_EQ(without->nccl(), nullptr);
+}
+
 TEST(BenchPlugin, InitialisationFails) {
   auto p = CudaPlugin::load(fake("init_fails"));
   ASSERT_TRUE(p) << p.error().message;
