@@ -394,7 +394,8 @@ nlohmann::ordered_json to_json(const BenchResult& r) {
   j["gpus"] = gpus;
   j["speedup"] = speedup_json(r.speedup);
   j["torch"] = r.torch ? torch_json(*r.torch) : OJ(nullptr);
-  j["nccl"] = r.nccl ? nccl_json(*r.nccl) : OJ(nullptr);
+  // Only with --nccl: a saved file from before the step reads back as written.
+  if (r.nccl) j["nccl"] = nccl_json(*r.nccl);
   j["notes"] = r.notes;
   return j;
 }
