@@ -42,7 +42,7 @@ std::vector<std::string> entries(const std::string& dir) {
 
 }  // namespace
 
-TEST(Report, HtmlForAGpuMachineWithItsBenchmark) {
+TEST(ReportPage, HtmlForAGpuMachineWithItsBenchmark) {
   const std::string out = browser_dir() + "/gpu-machine.html";
   fs::remove(out);
   const auto r = e2e::run_gpuscout({"report", "--html", out, "--no-python", "--bench", kGpuBench, "--budget", "2000"},
@@ -64,7 +64,7 @@ TEST(Report, HtmlForAGpuMachineWithItsBenchmark) {
 
 // The page in Chinese (browser.zh-machine checks it at phone width, with a CJK font): its lang attribute, its
 // headings and the verdict in Chinese; commands as <code>, never as raw backticks.
-TEST(Report, HtmlInChinese) {
+TEST(ReportPage, HtmlInChinese) {
   const std::string out = browser_dir() + "/zh-machine.html";
   fs::remove(out);
   const auto r = e2e::run_gpuscout({"--lang", "zh", "report", "--html", out, "--no-python", "--bench", kGpuBench,
@@ -92,7 +92,7 @@ TEST(Report, HtmlInChinese) {
   fs::remove(en);
 }
 
-TEST(Report, HtmlForAMachineWithoutGpuSaysSo) {
+TEST(ReportPage, HtmlForAMachineWithoutGpuSaysSo) {
   const std::string out = browser_dir() + "/no-gpu.html";
   fs::remove(out);
   const auto r = e2e::run_gpuscout({"report", "--html", out, "--no-python", "--bench", kCpuBench},
@@ -108,7 +108,7 @@ TEST(Report, HtmlForAMachineWithoutGpuSaysSo) {
 
 // A GPU whose name is markup and Chinese text, from the driver and from the benchmark file: the page must show it
 // as text (browser.hostile-name checks that in Chromium) and the paste block must not turn it into HTML.
-TEST(Report, HostileGpuNamesAreShownAsText) {
+TEST(ReportPage, HostileGpuNamesAreShownAsText) {
   const std::string hostile = "<script>alert(1)</script> 七彩虹 iGame \"RTX\" 4090 D";
   std::string bench = read(kGpuBench);
   const std::string plain = "\"name\": \"NVIDIA GeForce RTX 4090\"";
@@ -131,7 +131,7 @@ TEST(Report, HostileGpuNamesAreShownAsText) {
   EXPECT_NE(md.out.find("七彩虹 iGame"), std::string::npos);
 }
 
-TEST(Report, CompareDrawsSavedRunsSideBySide) {
+TEST(ReportPage, CompareDrawsSavedRunsSideBySide) {
   const std::string out = browser_dir() + "/compare.html";
   fs::remove(out);
   const auto r = e2e::run_gpuscout({"report", "--html", out, "--no-python", "--compare", kCpuBench, kGpuBench},
