@@ -28,7 +28,7 @@ TEST(Fleet, FourNodesTextIsTheGolden) {
     return;
   }
   EXPECT_EQ(run.out, e2e::read_file(golden))
-      << "If the change is intended, run `GPUSCOUT_UPDATE_GOLDEN=1 ctest -R fleet` and review the diff.";
+      << "If the change is intended, run `GPUSCOUT_UPDATE_GOLDEN=1 ctest -R 'e2e\\.Fleet'` and review the diff.";
 }
 
 TEST(Fleet, FourNodesJson) {

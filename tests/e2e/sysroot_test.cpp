@@ -205,11 +205,11 @@ TEST_P(Sysroot, WholeOutputMatchesGoldenFile) {
     return;
   }
   ASSERT_TRUE(std::filesystem::exists(golden))
-      << golden << " is missing: run `GPUSCOUT_UPDATE_GOLDEN=1 ctest -R sysroot` and review the new file";
+      << golden << " is missing: run `GPUSCOUT_UPDATE_GOLDEN=1 ctest -R 'e2e\\..*Sysroot'` and review the new file";
   const json want = json::parse(read_text(golden));
   EXPECT_TRUE(got == want) << name << ": `info --json` differs from " << golden << "\n"
                            << describe_differences(want, got)
-                           << "If the change is intended, run `GPUSCOUT_UPDATE_GOLDEN=1 ctest -R sysroot` and review "
+                           << "If the change is intended, run `GPUSCOUT_UPDATE_GOLDEN=1 ctest -R 'e2e\\..*Sysroot'` and review "
                               "the diff of the golden files.";
 }
 
