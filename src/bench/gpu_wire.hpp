@@ -4,11 +4,10 @@
 /// bench format (docs/bench.md, report.cpp's to_json): both ends are this same binary.
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "bench/gpu_bench.hpp"
 #include "bench/result.hpp"
 #include "core/error.hpp"
+#include "core/json.hpp"
 #include "inventory/json.hpp"  // std::optional as null or value
 
 namespace gpuscout::bench {

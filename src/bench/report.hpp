@@ -4,10 +4,9 @@
 #include <string>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
-
 #include "bench/result.hpp"
 #include "core/error.hpp"
+#include "core/json.hpp"
 
 namespace gpuscout::bench {
 

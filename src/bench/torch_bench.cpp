@@ -5,10 +5,10 @@
 #include <cmath>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "bench/run.hpp"
 #include "core/i18n.hpp"
+#include "core/json.hpp"
 #include "core/text.hpp"
 #include "inventory/cpu_count.hpp"
 #include "os/process.hpp"

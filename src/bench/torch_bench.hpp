@@ -10,11 +10,10 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "bench/dtype.hpp"
 #include "bench/harness.hpp"
 #include "core/finding.hpp"
+#include "core/json.hpp"
 #include "inventory/inventory.hpp"
 
 namespace gpuscout::bench {

@@ -13,7 +13,7 @@
 namespace gpuscout::catalog {
 namespace {
 
-struct Row {
+struct PrecisionRow {
   std::string vendor;
   std::string cc;  ///< NVIDIA rows
   Precision precision;
@@ -29,8 +29,8 @@ Support support(csv::CellReader& c, std::string_view column) {
   return Support::unknown;
 }
 
-Row read_row(csv::CellReader& c) {
-  Row r;
+PrecisionRow read_precision_row(csv::CellReader& c) {
+  PrecisionRow r;
   r.vendor = c.one_of("vendor", {"nvidia", "amd", "intel"});
   r.precision.architecture = c.text("architecture", csv::Need::required);
   if (auto v = c.version("compute_capability", 2, 2, "8.6")) r.cc = v->str();
@@ -47,24 +47,24 @@ Row read_row(csv::CellReader& c) {
   return r;
 }
 
-struct Loaded {
-  std::vector<Row> rows;
+struct LoadedPrecision {
+  std::vector<PrecisionRow> rows;
   std::string error;
 };
 
-const Loaded& loaded() {
-  static const Loaded l = [] {
-    Loaded out;
+const LoadedPrecision& loaded_precision() {
+  static const LoadedPrecision l = [] {
+    LoadedPrecision out;
     auto table = core::load_table("precision.csv");
-    if (!table) return Loaded{{}, table.error().message};
+    if (!table) return LoadedPrecision{{}, table.error().message};
     if (auto ok = table->require_columns({"vendor", "architecture", "compute_capability", "fp32", "tf32", "fp16",
                                           "bf16", "fp8", "fp4", "source", "date"});
         !ok)
-      return Loaded{{}, ok.error().message};
+      return LoadedPrecision{{}, ok.error().message};
     for (const auto& r : table->rows()) {
       csv::CellReader cells(*table, r);
-      Row row = read_row(cells);
-      if (auto ok = cells.result(); !ok) return Loaded{{}, ok.error().message};
+      PrecisionRow row = read_precision_row(cells);
+      if (auto ok = cells.result(); !ok) return LoadedPrecision{{}, ok.error().message};
       out.rows.push_back(std::move(row));
     }
     return out;
@@ -87,7 +87,7 @@ std::string_view name(Support s) {
 std::optional<Precision> precision_for(const PrecisionQuery& q) {
   const std::string vendor = text::to_lower(q.vendor);
   const std::string arch = text::to_lower(text::trim(q.architecture));
-  for (const auto& r : loaded().rows) {
+  for (const auto& r : loaded_precision().rows) {
     if (r.vendor != vendor) continue;
     // NVIDIA formats change within an architecture (sm_60 and sm_61; sm_86 and sm_89 share no row), so the
     // capability decides; the others have no capability and are known by architecture.
@@ -103,6 +103,6 @@ std::optional<Precision> precision_for(const PrecisionQuery& q) {
   return std::nullopt;
 }
 
-std::string precision_load_error() { return loaded().error; }
+std::string precision_load_error() { return loaded_precision().error; }
 
 }  // namespace gpuscout::catalog

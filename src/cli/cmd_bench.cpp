@@ -137,7 +137,7 @@ int publish(const BenchArgs& args, const bench::BenchResult& result) {
   const auto doc = bench::to_json(result);
   const std::string doc_text = doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
   if (args.save) {
-    if (auto ok = os::write_file_atomic(*args.save, doc_text); !ok) throw UsageError("--save " + ok.error().message);
+    write_output_file(*args.save, doc_text, "--save");
   }
   // `gpuscout report` draws the last complete run of this machine without being given a file.
   if (auto why = keep_last_bench(doc_text))

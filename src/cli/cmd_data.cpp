@@ -1,12 +1,12 @@
 // data (also `gpuscout --data-info`): the date, size and sources of each curated table, and which are stale.
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
 #include "cli/output.hpp"
 #include "cli/usage.hpp"
 #include "core/data_info.hpp"
 #include "core/i18n.hpp"
+#include "core/json.hpp"
 #include "inventory/json.hpp"
 
 namespace gpuscout::cli {

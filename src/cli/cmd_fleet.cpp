@@ -47,10 +47,6 @@ std::vector<fleet::Machine> gather(const FleetOptions& o) {
   return usage(fleet::read_saved(o.paths));
 }
 
-void write_output(const std::string& path, const std::string& text, std::string_view option) {
-  if (auto ok = os::write_file_atomic(path, text); !ok) throw UsageError(fmt::format("{} {}", option, ok.error().message));
-}
-
 int run_fleet(const FleetOptions& o) {
   if (!o.html.empty() && o.markdown && *o.markdown == o.html) throw UsageError(tr("--html and --markdown name the same file"));
   const fleet::Fleet result = fleet::analyse(gather(o));
@@ -63,9 +59,9 @@ int run_fleet(const FleetOptions& o) {
     if (const auto columns = os::terminal_columns(); columns && *columns >= 40) style.width = static_cast<size_t>(*columns);
     print_text(report::render_fleet_text(result, style));
   }
-  if (o.markdown && !o.markdown->empty()) write_output(*o.markdown, report::render_fleet_markdown(result), "--markdown");
+  if (o.markdown && !o.markdown->empty()) write_output_file(*o.markdown, report::render_fleet_markdown(result), "--markdown");
   if (!o.html.empty()) {
-    write_output(o.html, report::render_fleet_html(result, os::utc_now_iso8601(), GPUSCOUT_VERSION), "--html");
+    write_output_file(o.html, report::render_fleet_html(result, os::utc_now_iso8601(), GPUSCOUT_VERSION), "--html");
     fmt::print(stderr, "{}\n", trf("gpuscout: fleet page written to {}", o.html));
   }
   return o.strict && fleet::fix_first(result) ? 4 : 0;

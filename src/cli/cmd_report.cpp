@@ -12,6 +12,7 @@
 #include "advise/advise.hpp"
 #include "bench/report.hpp"
 #include "cli/commands.hpp"
+#include "cli/output.hpp"
 #include "cli/inventory_source.hpp"
 #include "cli/options.hpp"
 #include "cli/state.hpp"
@@ -134,10 +135,6 @@ void redact_verdict(diagnose::Verdict& v, const report::PrivacyContext& ctx) {
   if (v.pip_install) v.pip_install = report::redact_text(*v.pip_install, ctx);
 }
 
-void write_output(const std::string& path, const std::string& text, std::string_view option) {
-  if (auto ok = os::write_file_atomic(path, text); !ok) throw UsageError(fmt::format("{} {}", option, ok.error().message));
-}
-
 void run_report(const ReportOptions& o) {
   // Every input is checked before the slow work, so a typo costs nothing and leaves nothing behind.
   if (!o.html.empty() && o.markdown && *o.markdown == o.html)
@@ -177,7 +174,7 @@ void run_report(const ReportOptions& o) {
       std::fwrite(md.data(), 1, md.size(), stdout);
       std::fflush(stdout);
     } else {
-      write_output(*o.markdown, md, "--markdown");
+      write_output_file(*o.markdown, md, "--markdown");
     }
   }
   if (o.html.empty()) return;
@@ -201,7 +198,7 @@ void run_report(const ReportOptions& o) {
   in.generated_at = os::utc_now_iso8601();
   in.nonce = make_nonce();
   in.inventory = std::move(inventory);
-  write_output(o.html, report::render_html(in), "--html");
+  write_output_file(o.html, report::render_html(in), "--html");
   fmt::print(stderr, "{}\n", trf("gpuscout: report written to {}", o.html));
 }
 

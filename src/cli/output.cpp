@@ -3,7 +3,10 @@
 #include <cstdlib>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "core/color.hpp"
+#include "core/error.hpp"
 #include "os/system.hpp"
 
 #include "report/glossary_render.hpp"
@@ -29,6 +32,10 @@ void print_text(std::string_view text) {
   if (pointer.empty()) return;
   pointed = true;
   print(text.empty() || text.back() == '\n' ? "\n" + pointer : "\n\n" + pointer);
+}
+
+void write_output_file(const std::string& path, const std::string& text, std::string_view option) {
+  if (auto ok = os::write_file_atomic(path, text); !ok) throw UsageError(fmt::format("{} {}", option, ok.error().message));
 }
 
 }  // namespace gpuscout::cli

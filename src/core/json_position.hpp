@@ -9,9 +9,8 @@
 #include <variant>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "core/error.hpp"
+#include "core/json.hpp"
 
 namespace gpuscout::core {
 

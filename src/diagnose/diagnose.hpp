@@ -5,9 +5,8 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "core/finding.hpp"
+#include "core/json.hpp"
 #include "inventory/inventory.hpp"
 
 namespace gpuscout::diagnose {

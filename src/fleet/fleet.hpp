@@ -8,8 +8,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "core/json.hpp"
 #include "diagnose/diagnose.hpp"
 #include "inventory/inventory.hpp"
 

@@ -5,24 +5,9 @@
 #include <optional>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
-
 #include "core/error.hpp"
+#include "core/json.hpp"
 #include "inventory/inventory.hpp"
-
-namespace nlohmann {
-template <typename T>
-struct adl_serializer<std::optional<T>> {
-  static void to_json(json& j, const std::optional<T>& value) {
-    if (value) j = *value;
-    else j = nullptr;
-  }
-  static void from_json(const json& j, std::optional<T>& value) {
-    if (j.is_null()) value.reset();
-    else value = j.get<T>();
-  }
-};
-}  // namespace nlohmann
 
 namespace gpuscout {
 

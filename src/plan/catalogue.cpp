@@ -3,10 +3,10 @@
 #include <algorithm>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
-#include "core/i18n.hpp"
 #include "core/data_files.hpp"
+#include "core/i18n.hpp"
+#include "core/json.hpp"
 #include "core/text.hpp"
 #include "plan/hf_config.hpp"
 

@@ -9,9 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "core/error.hpp"
+#include "core/json.hpp"
 #include "plan/model_shape.hpp"
 
 namespace gpuscout::plan {

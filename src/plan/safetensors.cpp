@@ -3,9 +3,9 @@
 #include <limits>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "core/i18n.hpp"
+#include "core/json.hpp"
 #include "core/user_file.hpp"
 
 namespace gpuscout::plan {

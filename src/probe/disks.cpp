@@ -114,7 +114,7 @@ std::string measure_filesystem(const std::string& mount) {
   if (!s) return std::string();
   return fmt::format("{} {} {}", s->total_bytes, s->free_bytes, s->available_bytes);
 }
-const bool kRegistered = os::register_isolated("statvfs", measure_filesystem);
+const bool kStatvfsChildRegistered = os::register_isolated("statvfs", measure_filesystem);
 
 }  // namespace
 
@@ -129,7 +129,7 @@ namespace {
 }  // namespace
 
 std::vector<Disk> probe_disks(std::vector<ProbeError>& errors) {
-  (void)kRegistered;
+  (void)kStatvfsChildRegistered;
   std::vector<Disk> disks;
   auto text = os::read_file("/proc/self/mounts");
   if (!text) text = os::read_file("/proc/mounts");

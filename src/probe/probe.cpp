@@ -6,8 +6,8 @@
 #include <ctime>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
+#include "core/json.hpp"
 #include "inventory/json.hpp"
 #include "os/process.hpp"
 #include "os/system.hpp"
@@ -28,7 +28,7 @@ std::string nvml_child(const std::string&) {
   return nlohmann::json{{"info", report.info}, {"gpus", report.gpus}}.dump();
 }
 std::string cuda_child(const std::string&) { return nlohmann::json(probe_cuda_driver()).dump(); }
-const bool kRegistered = os::register_isolated("nvml", nvml_child) && os::register_isolated("cuda", cuda_child);
+const bool kDriverChildrenRegistered = os::register_isolated("nvml", nvml_child) && os::register_isolated("cuda", cuda_child);
 
 std::chrono::milliseconds python_timeout(const Options& options) {
   if (options.python_timeout) return *options.python_timeout;
@@ -152,7 +152,7 @@ Inventory collect(const Options& options) {
   // 1. Children first, so they run while we read files.
   std::optional<PythonProbe> python;
   if (options.python) python = start_python(options, inv);
-  (void)kRegistered;
+  (void)kDriverChildrenRegistered;
   auto nvml_child = os::call_isolated("nvml", "", options.driver_timeout);
   auto cuda_child = os::call_isolated("cuda", "", options.driver_timeout);
 

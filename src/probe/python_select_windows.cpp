@@ -74,7 +74,7 @@ PathLookup look_up_path(const PythonEnvironment& env) {
 std::string venv_python(const std::string& venv) { return venv.empty() ? venv : join(join(venv, "Scripts"), "python.exe"); }
 
 /// The rules after --python and GPUSCOUT_PYTHON that name an executable file, in order.
-std::vector<PythonChoice> environment_rules(const PythonEnvironment& env) {
+std::vector<PythonChoice> windows_environment_rules(const PythonEnvironment& env) {
   std::vector<PythonChoice> out;
   if (env.recorded_machine) return out;
   const std::pair<const char*, std::string> rules[] = {
@@ -87,7 +87,7 @@ std::vector<PythonChoice> environment_rules(const PythonEnvironment& env) {
 }
 
 /// python.exe, python3.exe and python3.N.exe in each PATH folder, in that order; none of the Store's stubs.
-std::vector<std::string> path_pythons(const PythonEnvironment& env) {
+std::vector<std::string> windows_path_pythons(const PythonEnvironment& env) {
   static const std::regex name(R"(python(3(\.[0-9]+)?)?\.exe)", std::regex::icase);
   const auto& files = detail::files_of(env);
   std::vector<std::string> out;
@@ -141,7 +141,7 @@ PythonChoice detail::choose_windows_python(const PythonEnvironment& env) {
   };
   if (!env.flag.empty()) return chosen(env.flag, "--python");
   if (!env.gpuscout_python.empty()) return chosen(env.gpuscout_python, "GPUSCOUT_PYTHON");
-  if (auto rules = environment_rules(env); !rules.empty()) return chosen(rules.front().executable, rules.front().selected_by);
+  if (auto rules = windows_environment_rules(env); !rules.empty()) return chosen(rules.front().executable, rules.front().selected_by);
   if (path.python) return chosen(*path.python, "PATH");
   if (!env.recorded_machine) {
     if (auto py = find_py_launcher(env)) return chosen(*py, "py");
@@ -154,8 +154,8 @@ PythonChoice detail::choose_windows_python(const PythonEnvironment& env) {
 
 std::vector<std::string> detail::windows_other_candidates(const PythonEnvironment& env) {
   std::vector<std::string> out;
-  for (const auto& rule : environment_rules(env)) out.push_back(rule.executable);
-  for (auto& p : path_pythons(env)) out.push_back(std::move(p));
+  for (const auto& rule : windows_environment_rules(env)) out.push_back(rule.executable);
+  for (auto& p : windows_path_pythons(env)) out.push_back(std::move(p));
   out.insert(out.end(), env.py_launcher_pythons.begin(), env.py_launcher_pythons.end());
   for (auto& p : windows_install_pythons(env, true)) out.push_back(std::move(p));
   return out;

@@ -4,8 +4,8 @@
 #include <cctype>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
+#include "core/json.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "probe/sources.hpp"

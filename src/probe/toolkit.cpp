@@ -3,8 +3,8 @@
 #include <cstdlib>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
+#include "core/json.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "os/process.hpp"

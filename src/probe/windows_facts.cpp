@@ -6,8 +6,8 @@
 #include <limits>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
+#include "core/json.hpp"
 #include "core/json_position.hpp"
 #include "core/text.hpp"
 #include "os/system.hpp"

@@ -8,10 +8,9 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "advise/advise.hpp"
 #include "bench/result.hpp"
+#include "core/json.hpp"
 #include "plan/estimate.hpp"
 
 namespace gpuscout::report {

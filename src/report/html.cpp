@@ -47,10 +47,10 @@ using nlohmann::json;
 
 std::string h(std::string_view text) { return escape_html(text); }
 
-std::string opt(const std::optional<std::string>& v, std::string_view fallback = tr("not found")) {
+std::string text_or(const std::optional<std::string>& v, std::string_view fallback = tr("not found")) {
   return v && !v->empty() ? *v : std::string(fallback);
 }
-std::string bytes(const std::optional<uint64_t>& v) { return v ? units::format_bytes(*v) : std::string(tr("unknown")); }
+std::string bytes_or_unknown(const std::optional<uint64_t>& v) { return v ? units::format_bytes(*v) : std::string(tr("unknown")); }
 
 std::string fixed(const std::optional<double>& v, int digits, std::string_view suffix = "") {
   return v ? fmt::format("{:.{}f}{}", *v, digits, suffix) : std::string("–");
@@ -106,16 +106,16 @@ std::string verdict_section(const diagnose::Verdict& v) {
 std::string machine_section(const Inventory& inv, const std::string& source) {
   std::vector<std::pair<std::string, std::string>> rows;
   rows.emplace_back(tr("inventory"), inv.collected_at ? trf("{}, collected {}", source, *inv.collected_at) : source);
-  rows.emplace_back("OS", trf("{}, kernel {}", opt(inv.os.pretty_name, tr("unknown")), opt(inv.os.kernel, tr("unknown"))));
+  rows.emplace_back("OS", trf("{}, kernel {}", text_or(inv.os.pretty_name, tr("unknown")), text_or(inv.os.kernel, tr("unknown"))));
   rows.emplace_back(tr("platform"), inv.platform.kind + (inv.platform.cloud ? " (" + *inv.platform.cloud + ")" : ""));
-  rows.emplace_back("CPU", trf("{} ({}), {} cores, {} logical CPUs", opt(inv.cpu.model, tr("unknown")), inv.cpu.arch,
+  rows.emplace_back("CPU", trf("{} ({}), {} cores, {} logical CPUs", text_or(inv.cpu.model, tr("unknown")), inv.cpu.arch,
                                        inv.cpu.physical_cores ? std::to_string(*inv.cpu.physical_cores) : "?",
                                        inv.cpu.logical_cpus ? std::to_string(*inv.cpu.logical_cpus) : "?"));
-  rows.emplace_back(tr("RAM"), trf("{} total, {} available", bytes(inv.memory.total_bytes),
-                                       bytes(inv.memory.available_bytes)));
+  rows.emplace_back(tr("RAM"), trf("{} total, {} available", bytes_or_unknown(inv.memory.total_bytes),
+                                       bytes_or_unknown(inv.memory.available_bytes)));
   rows.emplace_back(tr("NVIDIA driver"), inv.nvidia.driver_version
                                          ? trf("{} (supports CUDA {})", *inv.nvidia.driver_version,
-                                                       opt(inv.nvidia.cuda_driver_version, "?"))
+                                                       text_or(inv.nvidia.cuda_driver_version, "?"))
                                          : std::string(tr("not found")));
   rows.emplace_back(tr("CUDA toolkit"), inv.toolkit.nvcc_version ? "nvcc " + *inv.toolkit.nvcc_version : tr("not found"));
   std::string torch = tr("not installed");
@@ -125,7 +125,7 @@ std::string machine_section(const Inventory& inv, const std::string& source) {
                         inv.torch->cuda ? "CUDA " + *inv.torch->cuda
                                         : inv.torch->hip ? "ROCm " + *inv.torch->hip : std::string(tr("CPU build")),
                         inv.torch->cuda_available ? "True" : "False");
-  rows.emplace_back("Python", inv.python.probed ? opt(inv.python.version) : std::string(tr("not probed")));
+  rows.emplace_back("Python", inv.python.probed ? text_or(inv.python.version) : std::string(tr("not probed")));
   rows.emplace_back("PyTorch", torch);
   if (!inv.torch)
     for (const auto& other : inv.python.others) rows.emplace_back(tr("PyTorch in another Python"), other_python(other));
@@ -135,9 +135,9 @@ std::string machine_section(const Inventory& inv, const std::string& source) {
   } else {
     std::vector<std::vector<std::string>> g;
     for (const auto& gpu : inv.gpus)
-      g.push_back({std::to_string(gpu.index), gpu.name, gpu.vendor, opt(gpu.compute_capability, "–"),
-                   bytes(gpu.memory_total_bytes), gpu.memory_free_bytes ? units::format_bytes(*gpu.memory_free_bytes) : "–",
-                   opt(gpu.kernel_driver, tr("none")), opt(gpu.pci_bus_id, "–")});
+      g.push_back({std::to_string(gpu.index), gpu.name, gpu.vendor, text_or(gpu.compute_capability, "–"),
+                   bytes_or_unknown(gpu.memory_total_bytes), gpu.memory_free_bytes ? units::format_bytes(*gpu.memory_free_bytes) : "–",
+                   text_or(gpu.kernel_driver, tr("none")), text_or(gpu.pci_bus_id, "–")});
     out += "<h3>GPUs</h3>\n" + html_table({"#", tr("name"), tr("vendor"), tr("compute capability"), tr("memory"), tr("free"), tr("kernel driver"), tr("PCI bus")}, g);
   }
   out += tr("<details><summary>Everything gpuscout found</summary>\n<pre>") + h(render_inventory_text(inv, TextStyle{})) +

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
+#include "core/json.hpp"
 
 namespace gpuscout::report {
 

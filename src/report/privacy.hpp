@@ -6,9 +6,8 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "bench/result.hpp"
+#include "core/json.hpp"
 #include "inventory/inventory.hpp"
 
 namespace gpuscout::report {

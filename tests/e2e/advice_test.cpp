@@ -23,15 +23,8 @@ json doctor_json(const std::map<std::string, std::string>& env, std::vector<std:
   return run.json();
 }
 
-/// Every fix, install line and message of a verdict, as one text to search.
-std::string all_advice(const json& doc) {
-  std::string out = doc["verdict"]["pip_install"].is_string() ? doc["verdict"]["pip_install"].get<std::string>() : "";
-  for (const auto& f : doc["verdict"]["findings"])
-    out += "\n" + f["message"].get<std::string>() + "\n" + f["fix"].get<std::string>();
-  return out;
-}
-
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using e2e::all_advice;
+using e2e::contains;
 
 std::map<std::string, std::string> machine(const std::string& scenario, const std::string& sysroot,
                                            const std::string& torch) {
@@ -45,20 +38,20 @@ TEST(InstallAdvice, NeverAWheelTheDriverCannotRun) {
   const json doc = doctor_json(machine("blackwell-5090-570", "no-gpu-vm", "cu121-blackwell"));
   const std::string advice = all_advice(doc);
   ASSERT_TRUE(finding(doc, "gpu-unsupported-by-torch")) << doc["verdict"].dump(2);
-  EXPECT_TRUE(has(advice, "whl/cu128")) << advice;
-  for (const char* newer : {"whl/cu129", "whl/cu130", "whl/cu132"}) EXPECT_FALSE(has(advice, newer)) << advice;
+  EXPECT_TRUE(contains(advice, "whl/cu128")) << advice;
+  for (const char* newer : {"whl/cu129", "whl/cu130", "whl/cu132"}) EXPECT_FALSE(contains(advice, newer)) << advice;
   // The command names the interpreter and the matching torchvision.
   const std::string pip = doc["verdict"]["pip_install"].get<std::string>();
-  EXPECT_TRUE(has(pip, " -m pip install \"torch==")) << pip;
-  EXPECT_TRUE(has(pip, "\"torchvision==0.")) << pip;
+  EXPECT_TRUE(contains(pip, " -m pip install \"torch==")) << pip;
+  EXPECT_TRUE(contains(pip, "\"torchvision==0.")) << pip;
 }
 
 TEST(InstallAdvice, BrokenCu130TorchOn575GetsAWheelFor575) {
   // Driver 575.64 supports CUDA 12.9: the fix for the cu130 build that cannot start is a 12.x wheel, not cu132.
   const json doc = doctor_json(machine("blackwell-5090", "no-gpu-vm", "cu130-old-driver"));
   const std::string advice = all_advice(doc);
-  EXPECT_FALSE(has(advice, "whl/cu13")) << advice;
-  EXPECT_TRUE(has(advice, "whl/cu12")) << advice;
+  EXPECT_FALSE(contains(advice, "whl/cu13")) << advice;
+  EXPECT_TRUE(contains(advice, "whl/cu12")) << advice;
 }
 
 TEST(InstallAdvice, NothingToInstallWhenTheInstalledBuildFits) {
@@ -67,8 +60,8 @@ TEST(InstallAdvice, NothingToInstallWhenTheInstalledBuildFits) {
   EXPECT_TRUE(doc["verdict"]["pip_install"].is_null()) << doc["verdict"].dump(2);
   EXPECT_EQ(doc["verdict"]["torch_fits"], true);
   const auto text = e2e::run_gpuscout({"doctor", "--timeout", "2"}, machine("blackwell-5090", "no-gpu-vm", "cu128"));
-  EXPECT_FALSE(has(text.out, "pip install")) << text.out;
-  EXPECT_TRUE(has(text.out, "nothing to install")) << text.out;
+  EXPECT_FALSE(contains(text.out, "pip install")) << text.out;
+  EXPECT_TRUE(contains(text.out, "nothing to install")) << text.out;
 }
 
 TEST(InstallAdvice, ColabsOwnTorchIsNotReinstalled) {
@@ -82,11 +75,11 @@ TEST(HostedNotebook, KaggleP100NeverUpdatesTheDriver) {
   const json doc = doctor_json(machine("kaggle-p100", "kaggle-p100", "cu128"));
   const std::string advice = all_advice(doc);
   ASSERT_TRUE(finding(doc, "gpu-unsupported-by-torch")) << doc["verdict"].dump(2);
-  EXPECT_FALSE(has(advice, "pdate the driver")) << advice;
-  EXPECT_FALSE(has(advice, "pdate the NVIDIA driver")) << advice;
-  EXPECT_TRUE(has(advice, "T4 x2")) << advice;
-  EXPECT_TRUE(has(advice, "whl/cu126")) << advice;
-  EXPECT_TRUE(has(advice, "%pip install \"torch==")) << advice;  // typed into a notebook cell
+  EXPECT_FALSE(contains(advice, "pdate the driver")) << advice;
+  EXPECT_FALSE(contains(advice, "pdate the NVIDIA driver")) << advice;
+  EXPECT_TRUE(contains(advice, "T4 x2")) << advice;
+  EXPECT_TRUE(contains(advice, "whl/cu126")) << advice;
+  EXPECT_TRUE(contains(advice, "%pip install \"torch==")) << advice;  // typed into a notebook cell
   // Kaggle's /kaggle/working has a fixed 20 GB quota: not "low disk".
   EXPECT_FALSE(finding(doc, "low-disk")) << doc["verdict"].dump(2);
 }
@@ -95,8 +88,8 @@ TEST(HostedNotebook, ColabCpuRuntimeSwitchesToAGpu) {
   const json doc = doctor_json(merge({e2e::sysroot_env("colab-cpu"), e2e::fake_torch_env("cpu")}));
   const json* no_gpu = finding(doc, "no-gpu");
   ASSERT_TRUE(no_gpu) << doc["verdict"].dump(2);
-  EXPECT_TRUE(has((*no_gpu)["fix"].get<std::string>(), "Runtime > Change runtime type")) << (*no_gpu)["fix"];
-  EXPECT_FALSE(has((*no_gpu)["fix"].get<std::string>(), "use a free cloud GPU")) << (*no_gpu)["fix"];
+  EXPECT_TRUE(contains((*no_gpu)["fix"].get<std::string>(), "Runtime > Change runtime type")) << (*no_gpu)["fix"];
+  EXPECT_FALSE(contains((*no_gpu)["fix"].get<std::string>(), "use a free cloud GPU")) << (*no_gpu)["fix"];
 }
 
 TEST(DriverBranch, KeplerIsNeverToldToReachADriverItCannotHave) {
@@ -104,7 +97,7 @@ TEST(DriverBranch, KeplerIsNeverToldToReachADriverItCannotHave) {
   const std::string advice = all_advice(doc);
   ASSERT_TRUE(finding(doc, "gpu-too-old")) << doc["verdict"].dump(2);
   for (const char* unreachable : {"530", "535", "550", "570", "580"})
-    EXPECT_FALSE(has(advice, std::string("driver to ") + unreachable)) << advice;
+    EXPECT_FALSE(contains(advice, std::string("driver to ") + unreachable)) << advice;
 }
 
 TEST(Rocm, AWorkingRocmBuildIsReady) {
@@ -124,8 +117,8 @@ TEST(Rocm, AWorkingRocmBuildIsReady) {
   EXPECT_EQ(doc["gpus"][1]["gfx_target"], "gfx1036");
   EXPECT_EQ(doc["gpus"][1]["integrated"], true);
   const auto text = e2e::run_gpuscout({"doctor"}, merge({e2e::sysroot_env("desktop-amd"), e2e::fake_torch_env("rocm")}));
-  EXPECT_TRUE(has(text.out, "MIOpen")) << text.out;
-  EXPECT_FALSE(has(text.out, "cuDNN")) << text.out;
+  EXPECT_TRUE(contains(text.out, "MIOpen")) << text.out;
+  EXPECT_FALSE(contains(text.out, "cuDNN")) << text.out;
 }
 
 TEST(Rocm, ARocmBuildWithoutTheCardsTargetSaysWhich) {
@@ -141,14 +134,14 @@ TEST(Rocm, ARocmBuildWithoutTheCardsTargetSaysWhich) {
   const json doc = doctor_json({}, {"--from", path});
   const json* f = finding(doc, "rocm-unusable");
   ASSERT_TRUE(f) << doc["verdict"].dump(2);
-  EXPECT_TRUE(has((*f)["message"].get<std::string>(), "gfx1031")) << (*f)["message"];
+  EXPECT_TRUE(contains((*f)["message"].get<std::string>(), "gfx1031")) << (*f)["message"];
   EXPECT_EQ(doc["verdict"]["status"], "needs-action");
   // HSA_OVERRIDE_GFX_VERSION set: the trap is named first.
   inv["rocm"]["hsa_override_gfx_version"] = "10.3.0";
   std::ofstream(path) << inv.dump();
   const json trap = doctor_json({}, {"--from", path});
   ASSERT_TRUE(finding(trap, "rocm-unusable"));
-  EXPECT_TRUE(has((*finding(trap, "rocm-unusable"))["message"].get<std::string>(), "HSA_OVERRIDE_GFX_VERSION"));
+  EXPECT_TRUE(contains((*finding(trap, "rocm-unusable"))["message"].get<std::string>(), "HSA_OVERRIDE_GFX_VERSION"));
 }
 
 /// The AMD desktop as a saved inventory without PyTorch, changed by `edit`, then diagnosed with --from.
@@ -168,12 +161,12 @@ TEST(Rocm, WithoutTorchTheInstallLineIsTheRocmBuildThatHasTheCard) {
   // RX 7900 XTX (gfx1100) beside the Ryzen's own graphics (gfx1036, in no build): the discrete card decides.
   const json doc = amd_without_torch([](json&) {});
   const std::string pip = doc["verdict"]["pip_install"].get<std::string>();
-  EXPECT_TRUE(has(pip, "download.pytorch.org/whl/rocm")) << pip;
-  EXPECT_FALSE(has(pip, "whl/cpu")) << pip;
+  EXPECT_TRUE(contains(pip, "download.pytorch.org/whl/rocm")) << pip;
+  EXPECT_FALSE(contains(pip, "whl/cpu")) << pip;
   const json* f = finding(doc, "no-nvidia-gpu");
   ASSERT_TRUE(f) << doc["verdict"].dump(2);
-  EXPECT_TRUE(has((*f)["fix"].get<std::string>(), "gfx1100")) << (*f)["fix"];
-  EXPECT_TRUE(has((*f)["fix"].get<std::string>(), pip)) << (*f)["fix"];
+  EXPECT_TRUE(contains((*f)["fix"].get<std::string>(), "gfx1100")) << (*f)["fix"];
+  EXPECT_TRUE(contains((*f)["fix"].get<std::string>(), pip)) << (*f)["fix"];
   // One note, for the card: the APU beside it is not what the user trains on, and with a GPU route to install
   // there is no "use a free cloud GPU" advice.
   int notes = 0;
@@ -184,10 +177,10 @@ TEST(Rocm, WithoutTorchTheInstallLineIsTheRocmBuildThatHasTheCard) {
 
 TEST(Rocm, ACardNoRocmBuildHasGetsTheCpuWheelAndSaysWhy) {
   const json doc = amd_without_torch([](json& inv) { inv["gpus"][0]["gfx_target"] = "gfx1032"; });
-  EXPECT_TRUE(has(doc["verdict"]["pip_install"].get<std::string>(), "whl/cpu")) << doc["verdict"].dump(2);
+  EXPECT_TRUE(contains(doc["verdict"]["pip_install"].get<std::string>(), "whl/cpu")) << doc["verdict"].dump(2);
   const json* f = finding(doc, "no-nvidia-gpu");
   ASSERT_TRUE(f);
-  EXPECT_TRUE(has((*f)["fix"].get<std::string>(), "gfx1032")) << (*f)["fix"];
+  EXPECT_TRUE(contains((*f)["fix"].get<std::string>(), "gfx1032")) << (*f)["fix"];
 }
 
 TEST(Rocm, AnUnknownTargetNamesTheNewestRocmIndexFromTheData) {
@@ -197,11 +190,11 @@ TEST(Rocm, AnUnknownTargetNamesTheNewestRocmIndexFromTheData) {
     inv["gpus"][0].erase("gfx_target");
     inv["gpus"][1].erase("gfx_target");
   });
-  EXPECT_TRUE(has(doc["verdict"]["pip_install"].get<std::string>(), "whl/cpu")) << doc["verdict"].dump(2);
+  EXPECT_TRUE(contains(doc["verdict"]["pip_install"].get<std::string>(), "whl/cpu")) << doc["verdict"].dump(2);
   const json* f = finding(doc, "no-nvidia-gpu");
   ASSERT_TRUE(f);
-  EXPECT_TRUE(has((*f)["fix"].get<std::string>(), "rocminfo")) << (*f)["fix"];
-  EXPECT_FALSE(has((*f)["fix"].get<std::string>(), "rocm6.4")) << (*f)["fix"];
+  EXPECT_TRUE(contains((*f)["fix"].get<std::string>(), "rocminfo")) << (*f)["fix"];
+  EXPECT_FALSE(contains((*f)["fix"].get<std::string>(), "rocm6.4")) << (*f)["fix"];
 }
 
 TEST(Xpu, AnIntelArcWithoutTorchGetsTheXpuBuild) {
@@ -212,10 +205,10 @@ TEST(Xpu, AnIntelArcWithoutTorchGetsTheXpuBuild) {
     inv["gpus"][0].erase("gfx_target");
   });
   const std::string pip = doc["verdict"]["pip_install"].get<std::string>();
-  EXPECT_TRUE(has(pip, "download.pytorch.org/whl/xpu")) << pip;
+  EXPECT_TRUE(contains(pip, "download.pytorch.org/whl/xpu")) << pip;
   const json* f = finding(doc, "no-nvidia-gpu");
   ASSERT_TRUE(f);
-  EXPECT_TRUE(has((*f)["fix"].get<std::string>(), pip)) << (*f)["fix"];
+  EXPECT_TRUE(contains((*f)["fix"].get<std::string>(), pip)) << (*f)["fix"];
 }
 
 TEST(Verdict, TorchMissingOnAGpuMachineIsNotReady) {
@@ -235,10 +228,10 @@ TEST(Verdict, ABusyGpuNamesWhoHoldsIt) {
   const json* f = finding(doc, "gpu-busy");
   ASSERT_TRUE(f) << doc["verdict"].dump(2);
   const std::string message = (*f)["message"].get<std::string>();
-  EXPECT_TRUE(has(message, "97% busy")) << message;
-  EXPECT_TRUE(has(message, "pid 4242")) << message;
-  EXPECT_TRUE(has(message, "ollama")) << message;
-  EXPECT_TRUE(has(message, "free for your job")) << message;
+  EXPECT_TRUE(contains(message, "97% busy")) << message;
+  EXPECT_TRUE(contains(message, "pid 4242")) << message;
+  EXPECT_TRUE(contains(message, "ollama")) << message;
+  EXPECT_TRUE(contains(message, "free for your job")) << message;
 }
 
 TEST(Verdict, StrictExitCodesFollowTheVerdict) {
@@ -268,16 +261,16 @@ TEST(AdviseOwnedCard, NeverASlowerSmallerCardAsAnUpgrade) {
     EXPECT_TRUE(larger || rec["name"] != "GeForce RTX 5060") << rec["name"];
   }
   bool keep = false;
-  for (const auto& note : advice["notes"]) keep = keep || has(note.get<std::string>(), "keep your GeForce RTX 4090");
+  for (const auto& note : advice["notes"]) keep = keep || contains(note.get<std::string>(), "keep your GeForce RTX 4090");
   EXPECT_TRUE(keep) << advice["notes"].dump(2);
   for (const auto& note : advice["notes"])
-    EXPECT_FALSE(has(note.get<std::string>(), "memory -")) << note;
+    EXPECT_FALSE(contains(note.get<std::string>(), "memory -")) << note;
 }
 
 TEST(Platforms, NoCurationRemarksReachTheUser) {
   const auto run = e2e::run_gpuscout({"platforms"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  for (const char* remark : {"curator", "verify)", "collected cop"}) EXPECT_FALSE(has(run.out, remark)) << run.out;
+  for (const char* remark : {"curator", "verify)", "collected cop"}) EXPECT_FALSE(contains(run.out, remark)) << run.out;
 }
 
 TEST(Xpu, AWorkingXpuBuildIsReadyOnXpu) {

@@ -7,16 +7,12 @@
 
 namespace {
 
-std::string write_file(const std::string& name, const std::string& content) {
-  const std::string path = e2e::temp_dir() + "/" + name;
-  std::ofstream(path) << content;
-  return path;
-}
+using e2e::write_temp_file;
 
 std::string saved_inventory(const std::string& sysroot) {
   const auto r = e2e::run_gpuscout({"info", "--json", "--no-python"}, e2e::sysroot_env(sysroot));
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  return write_file(sysroot + ".json", r.out);
+  return write_temp_file(sysroot + ".json", r.out);
 }
 
 }  // namespace
@@ -68,7 +64,7 @@ TEST(Advise, ModelModeSetsTheMemoryNeed) {
 }
 
 TEST(Advise, PricesFileReplacesPrices) {
-  const auto prices = write_file("shop.csv", "name,price,currency\nRTX 3060,100,USD\n");
+  const auto prices = write_temp_file("shop.csv", "name,price,currency\nRTX 3060,100,USD\n");
   const auto r = e2e::run_gpuscout({"advise", "--prices", prices, "--need-vram", "12G", "--no-probe", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = r.json();
@@ -105,11 +101,11 @@ TEST(Advise, BadInputExitsTwo) {
 }
 
 TEST(Advise, MalformedPricesFileNamesLineAndColumn) {
-  const auto prices = write_file("bad.csv", "name,price\nRTX 4090,1500\nRTX 4090,cheap\n");
+  const auto prices = write_temp_file("bad.csv", "name,price\nRTX 4090,1500\nRTX 4090,cheap\n");
   const auto r = e2e::run_gpuscout({"advise", "--prices", prices, "--no-probe"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("bad.csv:3: column 2 (price)"), std::string::npos) << r.err;
-  const auto unknown = write_file("unknown.csv", "name,price\nRTX 4909,1500\n");
+  const auto unknown = write_temp_file("unknown.csv", "name,price\nRTX 4909,1500\n");
   const auto u = e2e::run_gpuscout({"advise", "--prices", unknown, "--no-probe"});
   EXPECT_EQ(u.exit_code, 2);
   EXPECT_NE(u.err.find("did you mean"), std::string::npos) << u.err;

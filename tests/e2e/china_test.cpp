@@ -6,7 +6,7 @@
 
 namespace {
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using e2e::contains;
 
 /// The text before `part` (all of it when `part` is missing).
 std::string before(const std::string& text, const std::string& part) { return text.substr(0, text.find(part)); }
@@ -19,63 +19,63 @@ TEST(ChinaBudget, YuanAsTypedIsReadAndShownInYuan) {
   for (const char* budget : {"3000元", "￥3000", "3000RMB", "3000 CNY", "3000cny"}) {
     const auto run = e2e::run_gpuscout({"advise", "--no-probe", "--budget", budget}, kEnglish);
     ASSERT_EQ(run.exit_code, 0) << budget << ": " << run.err;
-    EXPECT_TRUE(has(run.out, "Budget: " + std::string(budget) + " = $")) << run.out;
-    EXPECT_TRUE(has(run.out, "exchange rate of 20")) << run.out;  // the rate's date beside the conversion
-    EXPECT_FALSE(has(run.out, "read as yuan")) << budget;      // only the half-width ¥ is ambiguous
+    EXPECT_TRUE(contains(run.out, "Budget: " + std::string(budget) + " = $")) << run.out;
+    EXPECT_TRUE(contains(run.out, "exchange rate of 20")) << run.out;  // the rate's date beside the conversion
+    EXPECT_FALSE(contains(run.out, "read as yuan")) << budget;      // only the half-width ¥ is ambiguous
   }
   const auto yen = e2e::run_gpuscout({"advise", "--no-probe", "--budget", "¥3000"}, kEnglish);
   ASSERT_EQ(yen.exit_code, 0) << yen.err;
-  EXPECT_TRUE(has(yen.out, "read as yuan (CNY)")) << yen.out;
+  EXPECT_TRUE(contains(yen.out, "read as yuan (CNY)")) << yen.out;
 }
 
 TEST(ChinaBudget, ASmallBudgetSaysWhatItGets) {
   const auto run = e2e::run_gpuscout({"advise", "--no-probe", "--budget", "1500CNY", "--region", "cn"}, kEnglish);
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_TRUE(has(run.out, "rents about")) << run.out;
-  EXPECT_TRUE(has(run.out, "Baidu AI Studio")) << run.out;
-  EXPECT_TRUE(has(run.out, "a used card")) << run.out;
-  EXPECT_TRUE(has(run.out, "¥")) << run.out;
+  EXPECT_TRUE(contains(run.out, "rents about")) << run.out;
+  EXPECT_TRUE(contains(run.out, "Baidu AI Studio")) << run.out;
+  EXPECT_TRUE(contains(run.out, "a used card")) << run.out;
+  EXPECT_TRUE(contains(run.out, "¥")) << run.out;
 }
 
 TEST(ChinaBudget, ABadBudgetIsAUsageErrorNamingIt) {
   for (const char* bad : {"3000元USD", "abc元", "-5元", "3000XYZ"}) {
     const auto run = e2e::run_gpuscout({"advise", "--no-probe", "--budget", bad}, kEnglish);
     EXPECT_EQ(run.exit_code, 2) << bad;
-    EXPECT_TRUE(has(run.err, bad)) << run.err;
+    EXPECT_TRUE(contains(run.err, bad)) << run.err;
   }
 }
 
 TEST(ChinaBudget, ChineseAdviceIsInChinese) {
   const auto run = e2e::run_gpuscout({"--lang", "zh", "advise", "--no-probe", "--budget", "3000元"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_TRUE(has(run.out, "预算")) << run.out;
-  EXPECT_TRUE(has(run.out, "AutoDL")) << run.out;  // China's rentals first in Chinese
+  EXPECT_TRUE(contains(run.out, "预算")) << run.out;
+  EXPECT_TRUE(contains(run.out, "AutoDL")) << run.out;  // China's rentals first in Chinese
   const auto en = e2e::run_gpuscout({"--lang", "en", "advise", "--no-probe", "--budget", "3000元"});
-  EXPECT_FALSE(has(en.out, "预算")) << en.out;
+  EXPECT_FALSE(contains(en.out, "预算")) << en.out;
 }
 
 TEST(ChinaPlatforms, ChineseListsChinaFirstWithYuanAndDates) {
   const auto run = e2e::run_gpuscout({"--lang", "zh", "platforms", "--no-probe"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::string head = before(run.out, "Google Colab");
-  EXPECT_TRUE(has(head, "Baidu AI Studio")) << run.out;
-  EXPECT_TRUE(has(head, "AutoDL")) << run.out;
-  EXPECT_TRUE(has(head, "¥")) << run.out;
-  EXPECT_TRUE(has(head, "[2025-10-23]")) << run.out;
-  EXPECT_TRUE(has(run.out, "谷歌")) << run.out;  // Colab and Kaggle need Google access, said in Chinese
+  EXPECT_TRUE(contains(head, "Baidu AI Studio")) << run.out;
+  EXPECT_TRUE(contains(head, "AutoDL")) << run.out;
+  EXPECT_TRUE(contains(head, "¥")) << run.out;
+  EXPECT_TRUE(contains(head, "[2025-10-23]")) << run.out;
+  EXPECT_TRUE(contains(run.out, "谷歌")) << run.out;  // Colab and Kaggle need Google access, said in Chinese
 }
 
 TEST(ChinaPlatforms, RegionOrdersTheList) {
   const auto global = e2e::run_gpuscout({"platforms", "--no-probe", "--region", "global"}, kEnglish);
   ASSERT_EQ(global.exit_code, 0) << global.err;
-  EXPECT_FALSE(has(before(global.out, "Google Colab"), "AutoDL")) << global.out;
-  EXPECT_TRUE(has(global.out, "cannot be reached from mainland China")) << global.out;
+  EXPECT_FALSE(contains(before(global.out, "Google Colab"), "AutoDL")) << global.out;
+  EXPECT_TRUE(contains(global.out, "cannot be reached from mainland China")) << global.out;
   const auto cn = e2e::run_gpuscout({"platforms", "--no-probe", "--region", "cn"}, kEnglish);
   ASSERT_EQ(cn.exit_code, 0) << cn.err;
-  EXPECT_TRUE(has(before(cn.out, "Google Colab"), "AutoDL")) << cn.out;
+  EXPECT_TRUE(contains(before(cn.out, "Google Colab"), "AutoDL")) << cn.out;
   const auto bad = e2e::run_gpuscout({"platforms", "--no-probe", "--region", "mars"}, kEnglish);
   EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_TRUE(has(bad.err, "mars")) << bad.err;
+  EXPECT_TRUE(contains(bad.err, "mars")) << bad.err;
 }
 
 TEST(ChinaPlatforms, AiStudioIsAHostedNotebook) {
@@ -85,5 +85,5 @@ TEST(ChinaPlatforms, AiStudioIsAHostedNotebook) {
   EXPECT_EQ(doc["platform"]["kind"], "aistudio");
   EXPECT_EQ(doc["platform"]["notebook"], "aistudio");
   const auto here = e2e::run_gpuscout({"platforms"}, e2e::sysroot_env("aistudio-cpu"));
-  EXPECT_TRUE(has(here.out, "you are in Baidu AI Studio")) << here.out;
+  EXPECT_TRUE(contains(here.out, "you are in Baidu AI Studio")) << here.out;
 }

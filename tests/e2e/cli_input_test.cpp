@@ -14,7 +14,7 @@ namespace {
 using e2e::kCpuBench;
 using e2e::kGpuBench;
 
-std::string read(const std::string& path) { return e2e::read_file(path); }
+using e2e::read_file;
 
 std::string join(const std::vector<std::string>& args) {
   std::string out;
@@ -108,11 +108,11 @@ TEST(CliInput, BudgetsReadDecimalCommasAndRefuseAmbiguousForms) {
 
 TEST(CliInput, AWrongTypedBenchFileIsTheSameErrorInEveryCommand) {
   const std::string dir = e2e::temp_dir();
-  auto doc = nlohmann::json::parse(read(kGpuBench));
+  auto doc = nlohmann::json::parse(read_file(kGpuBench));
   doc["cpu"]["model"] = 5;
   const std::string model = dir + "/model.json";
   std::ofstream(model) << doc.dump();
-  doc = nlohmann::json::parse(read(kGpuBench));
+  doc = nlohmann::json::parse(read_file(kGpuBench));
   doc["gpus"][0]["gemm"][2]["tflops"] = "fast";
   const std::string tflops = dir + "/tflops.json";
   std::ofstream(tflops) << doc.dump();

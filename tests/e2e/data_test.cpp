@@ -18,12 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 const fs::path kData = fs::path(GPUSCOUT_SOURCE_DIR) / "data";
 
-std::string read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string read(const fs::path& p) { return e2e::read_file(p.string()); }
 
 void write(const fs::path& p, const std::string& text) {
   std::ofstream out(p, std::ios::binary);
@@ -185,9 +180,9 @@ TEST(DataOverride, GlobalOptionBeforeTheCommandOrWithoutOne) {
   EXPECT_EQ(fit.exit_code, 0) << fit.err;
   expect_usage_error(e2e::run_gpuscout({"--data", bad, "fit", "--vram", "24G"}), where);
 
-  const auto json = e2e::run_gpuscout({"--data=" + good, "doctor", "--json", "--no-python"});
-  EXPECT_EQ(json.exit_code, plain.exit_code) << json.err;
-  EXPECT_TRUE(json.json().is_object());
+  const auto doctor = e2e::run_gpuscout({"--data=" + good, "doctor", "--json", "--no-python"});
+  EXPECT_EQ(doctor.exit_code, plain.exit_code) << doctor.err;
+  EXPECT_TRUE(doctor.json().is_object());
   expect_usage_error(e2e::run_gpuscout({"--data=" + bad, "doctor", "--json"}), where);
   expect_usage_error(e2e::run_gpuscout({"--data=" + bad, "--json"}), where);  // default command, = form
 

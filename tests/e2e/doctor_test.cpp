@@ -12,11 +12,7 @@ using nlohmann::json;
 
 namespace {
 
-std::set<std::string> codes(const json& doc) {
-  std::set<std::string> out;
-  for (const auto& f : doc["verdict"]["findings"]) out.insert(f["code"].get<std::string>());
-  return out;
-}
+using e2e::finding_codes;
 
 json doctor(std::map<std::string, std::string> env, std::vector<std::string> extra = {}) {
   std::vector<std::string> args = {"doctor", "--json", "--timeout", "2"};
@@ -46,7 +42,7 @@ TEST_P(DriverScenario, VerdictAndCodes) {
   ASSERT_FALSE(doc.is_null());
   EXPECT_EQ(doc["schema"], "gpuscout.inventory/1");
   EXPECT_EQ(doc["verdict"]["status"], c.status) << doc["verdict"].dump(2);
-  const auto got = codes(doc);
+  const auto got = finding_codes(doc);
   for (const auto& code : c.expected_codes) EXPECT_TRUE(got.count(code)) << "missing " << code << " in " << doc["verdict"].dump(2);
   for (const auto& f : doc["verdict"]["findings"]) {
     EXPECT_FALSE(f["message"].get<std::string>().empty());
@@ -94,7 +90,7 @@ TEST(Doctor, NoDriverLaptopNeedsDriver) {
   const json doc = doctor(merge({e2e::sysroot_env("laptop-intel-nvidia"), no_python()}), {"--no-python"});
   // The recorded laptop has the kernel module but gpuscout's default test env points NVML at a missing library.
   EXPECT_EQ(doc["verdict"]["status"], "needs-action");
-  EXPECT_TRUE(codes(doc).count("laptop"));
+  EXPECT_TRUE(finding_codes(doc).count("laptop"));
 }
 
 TEST(Doctor, SlurmStepPinnedToTheOtherNumaNode) {
@@ -117,7 +113,7 @@ TEST(Doctor, SlurmStepPinnedToTheOtherNumaNode) {
   EXPECT_EQ(std::count_if(doc["verdict"]["findings"].begin(), doc["verdict"]["findings"].end(),
                           [](const json& f) { return f["code"] == "gpu-far-numa"; }),
             1);
-  EXPECT_FALSE(codes(doc).count("small-dev-shm")) << "a host's /dev/shm";
+  EXPECT_FALSE(finding_codes(doc).count("small-dev-shm")) << "a host's /dev/shm";
   // `info` names the nodes and each GPU's node.
   const auto info = e2e::run_gpuscout({"info", "--no-python"},
                                       merge({e2e::fake_driver_env("slurm-two-a100"), e2e::sysroot_env("slurm-node-numa"), no_python()}));
@@ -175,20 +171,20 @@ TEST(Doctor, DockerWithDefaultShmAndCgroupV1Limits) {
   ASSERT_NE(shm, nullptr) << doc["verdict"].dump(2);
   EXPECT_NE((*shm)["fix"].get<std::string>().find("--shm-size"), std::string::npos);
   EXPECT_TRUE(doc["cpu"]["numa_nodes"].empty()) << "the container shows no node directory";
-  EXPECT_FALSE(codes(doc).count("gpu-far-numa"));
+  EXPECT_FALSE(finding_codes(doc).count("gpu-far-numa"));
 }
 
 TEST(Doctor, NouveauHoldsTheCard) {
   const json doc = doctor(merge({e2e::sysroot_env("desktop-nouveau"), no_python()}), {"--no-python"});
   EXPECT_EQ(doc["verdict"]["status"], "needs-action");
-  EXPECT_TRUE(codes(doc).count("nouveau-driver")) << doc["verdict"].dump(2);
+  EXPECT_TRUE(finding_codes(doc).count("nouveau-driver")) << doc["verdict"].dump(2);
 }
 
 TEST(Doctor, AwsVmWithoutDriverLibraryIsMissingDriver) {
   const json doc = doctor(merge({e2e::sysroot_env("cloud-vm-aws"), no_python()}), {"--no-python"});
   // Kernel module loaded but no user-space library: the driver install is broken or partial.
   EXPECT_EQ(doc["verdict"]["status"], "needs-action");
-  EXPECT_TRUE(codes(doc).count("nvidia-driver-missing")) << doc["verdict"].dump(2);
+  EXPECT_TRUE(finding_codes(doc).count("nvidia-driver-missing")) << doc["verdict"].dump(2);
   EXPECT_EQ(doc["platform"]["kind"], "cloud-vm");
   EXPECT_EQ(doc["platform"]["cloud"], "aws");
 }
@@ -196,7 +192,7 @@ TEST(Doctor, AwsVmWithoutDriverLibraryIsMissingDriver) {
 TEST(Doctor, AmdDesktopIsNotNvidia) {
   const json doc = doctor(merge({e2e::sysroot_env("desktop-amd"), no_python()}), {"--no-python"});
   EXPECT_EQ(doc["verdict"]["status"], "cpu-only");
-  EXPECT_TRUE(codes(doc).count("no-nvidia-gpu"));
+  EXPECT_TRUE(finding_codes(doc).count("no-nvidia-gpu"));
   bool rocm = false;
   for (const auto& f : doc["verdict"]["findings"])
     if (f["code"] == "no-nvidia-gpu" && f["fix"].get<std::string>().find("rocm") != std::string::npos) rocm = true;
@@ -206,7 +202,7 @@ TEST(Doctor, AmdDesktopIsNotNvidia) {
 TEST(Doctor, SmallMachineWarnsAboutRamAndDisk) {
   // The malformed sysroot has garbage everywhere; a tiny-disk machine is made here from the container fixture.
   const json doc = doctor(merge({e2e::sysroot_env("kaggle-p100"), no_python()}), {"--no-python"});
-  EXPECT_TRUE(codes(doc).count("cloud-notebook"));
+  EXPECT_TRUE(finding_codes(doc).count("cloud-notebook"));
 }
 
 TEST(Doctor, LowRamAndLowDiskFromSavedInventory) {
@@ -221,8 +217,8 @@ TEST(Doctor, LowRamAndLowDiskFromSavedInventory) {
   const std::string path = e2e::temp_dir() + "/small.json";
   std::ofstream(path) << doc.dump();
   const json out = doctor({}, {"--from", path});
-  EXPECT_TRUE(codes(out).count("low-ram")) << out["verdict"].dump(2);
-  EXPECT_TRUE(codes(out).count("low-disk")) << out["verdict"].dump(2);
+  EXPECT_TRUE(finding_codes(out).count("low-ram")) << out["verdict"].dump(2);
+  EXPECT_TRUE(finding_codes(out).count("low-disk")) << out["verdict"].dump(2);
 }
 
 TEST(Doctor, TorchMissingSuggestsInstall) {
@@ -232,7 +228,7 @@ TEST(Doctor, TorchMissingSuggestsInstall) {
   const auto run = e2e::run_gpuscout({"doctor", "--json"}, env);
   const json doc = run.json();
   if (doc["torch"].is_null() && doc["python"]["version"].is_string()) {
-    EXPECT_TRUE(codes(doc).count("torch-missing"));
+    EXPECT_TRUE(finding_codes(doc).count("torch-missing"));
     for (const auto& f : doc["verdict"]["findings"])
       if (f["code"] == "torch-missing") EXPECT_NE(f["fix"].get<std::string>().find("download.pytorch.org/whl/cu130"), std::string::npos);
   } else {
@@ -383,7 +379,7 @@ TEST(Doctor, NoDeviceWithoutTheVariableBlamesTheContainer) {
 TEST(Doctor, NoPythonInterpreter) {
   auto env = merge({e2e::fake_driver_env("rtx4090"), e2e::sysroot_env("no-gpu-vm"), no_python()});
   const json doc = doctor(env);
-  EXPECT_TRUE(codes(doc).count("python-missing")) << doc["verdict"].dump(2);
+  EXPECT_TRUE(finding_codes(doc).count("python-missing")) << doc["verdict"].dump(2);
   EXPECT_EQ(doc["verdict"]["status"], "needs-action");  // no PyTorch to train with yet
   EXPECT_EQ(doc["verdict"]["device"], "cuda:0");         // the GPU itself is fine
 }

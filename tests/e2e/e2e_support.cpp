@@ -123,4 +123,29 @@ std::string read_file(const std::string& path) {
   return bytes.str();
 }
 
+std::string write_temp_file(const std::string& name, const std::string& content) {
+  const std::string path = temp_dir() + "/" + name;
+  std::ofstream(path, std::ios::binary) << content;
+  return path;
+}
+
+std::size_t occurrences(std::string_view text, std::string_view what) {
+  std::size_t n = 0;
+  for (size_t at = text.find(what); at != std::string_view::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+std::string all_advice(const nlohmann::json& doc) {
+  const auto& v = doc["verdict"];
+  std::string out = v["pip_install"].is_string() ? v["pip_install"].get<std::string>() : "";
+  for (const auto& f : v["findings"]) out += "\n" + f["message"].get<std::string>() + "\n" + f["fix"].get<std::string>();
+  return out;
+}
+
+std::set<std::string> finding_codes(const nlohmann::json& doc) {
+  std::set<std::string> out;
+  for (const auto& f : doc["verdict"]["findings"]) out.insert(f["code"].get<std::string>());
+  return out;
+}
+
 }  // namespace e2e

@@ -1,10 +1,13 @@
 #pragma once
 /// End-to-end helpers: run the real gpuscout binary with a controlled environment and read its output.
+#include <cstddef>
 #include <map>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "core/json.hpp"
 
 namespace e2e {
 
@@ -45,5 +48,21 @@ inline const std::string kGpuBench = std::string(GPUSCOUT_SOURCE_DIR) + "/tests/
 inline const std::string kCpuBench = std::string(GPUSCOUT_SOURCE_DIR) + "/tests/fakes/bench/cpu-only-zen5-vm.json";
 /// A whole file's bytes ("" when it cannot be read: the caller's assertion says what was expected).
 std::string read_file(const std::string& path);
+/// Writes `content` to NAME in temp_dir(); returns the file's path.
+std::string write_temp_file(const std::string& name, const std::string& content);
+
+/// The variables that choose gpuscout's language, removed: the run speaks English whatever the test's environment.
+inline const std::map<std::string, std::string> kNoLocale = {
+    {"LANGUAGE", "<unset>"}, {"LC_ALL", "<unset>"}, {"LC_MESSAGES", "<unset>"}, {"LANG", "<unset>"}};
+
+/// True when `part` occurs in `text`.
+inline bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
+/// How many times `what` occurs in `text`, overlapping occurrences included.
+std::size_t occurrences(std::string_view text, std::string_view what);
+
+/// Every message, fix and the install line of a doctor --json document's verdict, as one text to search.
+std::string all_advice(const nlohmann::json& doc);
+/// The codes of a doctor --json document's findings.
+std::set<std::string> finding_codes(const nlohmann::json& doc);
 
 }  // namespace e2e

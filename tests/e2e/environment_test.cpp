@@ -31,11 +31,7 @@ json doctor_from(const std::string& machine) {
   return run.json();
 }
 
-std::set<std::string> codes(const json& doc) {
-  std::set<std::string> out;
-  for (const auto& f : doc["verdict"]["findings"]) out.insert(f["code"].get<std::string>());
-  return out;
-}
+using e2e::finding_codes;
 
 std::string message_of(const json& doc, const std::string& code) {
   const json* f = e2e::finding(doc, code);
@@ -48,8 +44,8 @@ TEST(Environment, EmptyCudaVisibleDevicesIsRecordedAndNamedAsTheCause) {
   const json doc = doctor_live({{"CUDA_VISIBLE_DEVICES", ""}});
   ASSERT_TRUE(doc["environment"].is_object()) << doc["environment"].dump();
   EXPECT_EQ(doc["environment"]["CUDA_VISIBLE_DEVICES"], "");
-  EXPECT_TRUE(codes(doc).count("cuda-visible-devices-empty")) << doc["verdict"].dump(2);
-  EXPECT_FALSE(codes(doc).count("cuda-no-device")) << "the cause is named once: " << doc["verdict"].dump(2);
+  EXPECT_TRUE(finding_codes(doc).count("cuda-visible-devices-empty")) << doc["verdict"].dump(2);
+  EXPECT_FALSE(finding_codes(doc).count("cuda-no-device")) << "the cause is named once: " << doc["verdict"].dump(2);
   EXPECT_EQ(doc["verdict"]["status"], "needs-action");
   EXPECT_EQ(doc["verdict"]["device"], "cpu");
 }
@@ -71,7 +67,7 @@ TEST(Environment, DeviceOrderOnlyWhileUnset) {
       << unset["verdict"].dump(2);
   const json pci = doctor_live({{"CUDA_DEVICE_ORDER", "PCI_BUS_ID"}});
   EXPECT_EQ(pci["environment"]["CUDA_DEVICE_ORDER"], "PCI_BUS_ID");
-  EXPECT_FALSE(codes(pci).count("cuda-device-order")) << pci["verdict"].dump(2);
+  EXPECT_FALSE(finding_codes(pci).count("cuda-device-order")) << pci["verdict"].dump(2);
 }
 
 TEST(Environment, LaunchBlockingIsInformation) {
@@ -91,7 +87,7 @@ TEST(Environment, RecordedClusterNodeFromItsSavedInventory) {
   const std::string message = message_of(doc, "cuda-visible-devices-hides");
   EXPECT_NE(message.find("CUDA_VISIBLE_DEVICES=\"0\""), std::string::npos) << doc["verdict"].dump(2);
   EXPECT_NE(message.find("NVIDIA GeForce RTX 3060"), std::string::npos) << message;
-  EXPECT_FALSE(codes(doc).count("cuda-device-order")) << "the list decides the order here";
+  EXPECT_FALSE(finding_codes(doc).count("cuda-device-order")) << "the list decides the order here";
 }
 
 TEST(Environment, EmptyValueSurvivesTheSavedInventory) {

@@ -11,14 +11,9 @@ using e2e::merge;
 using e2e::run_gpuscout;
 
 /// No language from the developer's environment: English unless --lang says otherwise.
-const std::map<std::string, std::string> kNoLocale = {
-    {"LANGUAGE", "<unset>"}, {"LC_ALL", "<unset>"}, {"LC_MESSAGES", "<unset>"}, {"LANG", "<unset>"}};
+using e2e::kNoLocale;
 
-size_t count(const std::string& text, const std::string& what) {
-  size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
+using e2e::occurrences;
 
 TEST(Explain, ChineseWordEnglishAnswer) {
   const auto r = run_gpuscout({"explain", "显存"}, kNoLocale);
@@ -94,20 +89,20 @@ TEST(GlossaryPointer, OnceUnderDoctorTextNeverInJson) {
   const auto env = merge({kNoLocale, e2e::fake_driver_env("rtx4090"), e2e::sysroot_env("laptop-intel-nvidia")});
   const auto text = run_gpuscout({"doctor", "--no-python"}, env);
   ASSERT_EQ(text.exit_code, 0) << text.err;
-  EXPECT_EQ(count(text.out, "gpuscout explain "), 1u) << text.out;
-  EXPECT_EQ(count(text.out, "Words used above: "), 1u) << text.out;
+  EXPECT_EQ(occurrences(text.out, "gpuscout explain "), 1u) << text.out;
+  EXPECT_EQ(occurrences(text.out, "Words used above: "), 1u) << text.out;
   const auto json = run_gpuscout({"doctor", "--no-python", "--json"}, env);
   ASSERT_EQ(json.exit_code, 0) << json.err;
   EXPECT_EQ(json.out.find("gpuscout explain"), std::string::npos);
   EXPECT_FALSE(json.json().is_null());
   const auto zh = run_gpuscout({"--lang", "zh", "doctor", "--no-python"}, env);
-  EXPECT_EQ(count(zh.out, "上面用到的术语"), 1u) << zh.out;
+  EXPECT_EQ(occurrences(zh.out, "上面用到的术语"), 1u) << zh.out;
 }
 
 TEST(GlossaryPointer, UnderFitText) {
   const auto r = run_gpuscout({"fit", "--params", "7B", "--vram", "24G"}, kNoLocale);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(count(r.out, "gpuscout explain "), 1u) << r.out;
+  EXPECT_EQ(occurrences(r.out, "gpuscout explain "), 1u) << r.out;
   const auto json = run_gpuscout({"fit", "--params", "7B", "--vram", "24G", "--json"}, kNoLocale);
   EXPECT_EQ(json.out.find("gpuscout explain"), std::string::npos);
 }

@@ -40,11 +40,7 @@ const std::vector<Form> kForms = {
     {"Definitely Not A GPU", 0},
 };
 
-std::string write_file(const std::string& name, const std::string& content) {
-  const std::string path = e2e::temp_dir() + "/" + name;
-  std::ofstream(path) << content;
-  return path;
-}
+using e2e::write_temp_file;
 
 }  // namespace
 
@@ -90,10 +86,10 @@ TEST(GpuNames, PlatformsFiltersByTheRowNotTheSpelling) {
 }
 
 TEST(GpuNames, AdvisePricesTakeDriverNames) {
-  const auto prices = write_file("smi-names.csv", "name,price\nNVIDIA GeForce RTX 4090,1500\nTesla T4,400\n");
+  const auto prices = write_temp_file("smi-names.csv", "name,price\nNVIDIA GeForce RTX 4090,1500\nTesla T4,400\n");
   const auto r = e2e::run_gpuscout({"advise", "--prices", prices, "--no-probe", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto other = write_file("cnx.csv", "name,price\nNVIDIA H100 CNX,30000\n");
+  const auto other = write_temp_file("cnx.csv", "name,price\nNVIDIA H100 CNX,30000\n");
   const auto bad = e2e::run_gpuscout({"advise", "--prices", other, "--no-probe"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("unknown GPU 'NVIDIA H100 CNX'"), std::string::npos) << bad.err;

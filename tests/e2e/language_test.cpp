@@ -13,7 +13,7 @@ namespace {
 
 using e2e::merge;
 
-bool has(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+using e2e::contains;
 
 std::vector<std::string> lines(const std::string& text) {
   std::vector<std::string> out;
@@ -30,7 +30,7 @@ TEST(FirstScreen, DoctorOpensWithTheVerdictAndTheNextStep) {
   const auto all = lines(run.out);
   ASSERT_FALSE(all.empty());
   EXPECT_EQ(all.front().rfind("Verdict: cpu-only", 0), 0u) << run.out;
-  EXPECT_TRUE(has(all.size() > 2 ? all[1] + all[2] : "", "[")) << "a finding follows the verdict:\n" << run.out;
+  EXPECT_TRUE(contains(all.size() > 2 ? all[1] + all[2] : "", "[")) << "a finding follows the verdict:\n" << run.out;
   EXPECT_LT(run.out.find("fix:"), run.out.find("CPU\n")) << "the fix comes before the inventory:\n" << run.out;
 }
 
@@ -40,11 +40,11 @@ TEST(FirstScreen, RawLibraryErrorsAndCpuDetailAreLeftToInfo) {
   ASSERT_EQ(doctor.exit_code, 0) << doctor.err;
   ASSERT_EQ(info.exit_code, 0) << info.err;
   // The harness points the driver libraries at /nonexistent: dlopen's own words name that path.
-  EXPECT_TRUE(has(info.out, "/nonexistent/")) << info.out;
-  EXPECT_FALSE(has(doctor.out, "/nonexistent/")) << doctor.out;
-  EXPECT_TRUE(has(info.out, "SIMD")) << info.out;
-  EXPECT_FALSE(has(doctor.out, "SIMD")) << doctor.out;
-  EXPECT_TRUE(has(doctor.out, "gpuscout info")) << "doctor says where the detail is:\n" << doctor.out;
+  EXPECT_TRUE(contains(info.out, "/nonexistent/")) << info.out;
+  EXPECT_FALSE(contains(doctor.out, "/nonexistent/")) << doctor.out;
+  EXPECT_TRUE(contains(info.out, "SIMD")) << info.out;
+  EXPECT_FALSE(contains(doctor.out, "SIMD")) << doctor.out;
+  EXPECT_TRUE(contains(doctor.out, "gpuscout info")) << "doctor says where the detail is:\n" << doctor.out;
 }
 
 TEST(FirstScreen, LongFixesWrapToOneHundredColumns) {
@@ -54,7 +54,7 @@ TEST(FirstScreen, LongFixesWrapToOneHundredColumns) {
     const std::string verdict = run.out.substr(0, run.out.find("\n\n"));
     size_t fix_lines = 0;
     for (const auto& line : lines(verdict)) {
-      if (has(line, "pip install")) continue;  // the install command stays one line, to copy whole
+      if (contains(line, "pip install")) continue;  // the install command stays one line, to copy whole
       EXPECT_LE(gpuscout::text::display_width(line), 100u) << lang << ": " << line;
       fix_lines += line.rfind("        ", 0) == 0 ? 1 : 0;
     }
@@ -65,47 +65,47 @@ TEST(FirstScreen, LongFixesWrapToOneHundredColumns) {
 TEST(Language, DoctorInfoAndFitSpeakChinese) {
   const auto doctor = e2e::run_gpuscout({"--lang", "zh", "--no-python"}, no_gpu());
   ASSERT_EQ(doctor.exit_code, 0) << doctor.err;
-  EXPECT_TRUE(has(doctor.out, "结论：")) << doctor.out;
-  EXPECT_TRUE(has(doctor.out, "解决：")) << doctor.out;
-  EXPECT_FALSE(has(doctor.out, "Verdict:")) << doctor.out;
+  EXPECT_TRUE(contains(doctor.out, "结论：")) << doctor.out;
+  EXPECT_TRUE(contains(doctor.out, "解决：")) << doctor.out;
+  EXPECT_FALSE(contains(doctor.out, "Verdict:")) << doctor.out;
   const auto info = e2e::run_gpuscout({"--lang", "zh", "info", "--no-python"}, no_gpu());
-  EXPECT_TRUE(has(info.out, "内存")) << info.out;
+  EXPECT_TRUE(contains(info.out, "内存")) << info.out;
   const auto fit = e2e::run_gpuscout({"--lang", "zh", "fit", "--model", "llama-3.1-8b", "--vram", "24G"});
   ASSERT_EQ(fit.exit_code, 0) << fit.err;
-  EXPECT_TRUE(has(fit.out, "权重")) << fit.out;
-  EXPECT_TRUE(has(fit.out, "装得下")) << fit.out;
+  EXPECT_TRUE(contains(fit.out, "权重")) << fit.out;
+  EXPECT_TRUE(contains(fit.out, "装得下")) << fit.out;
 }
 
 TEST(Language, TheLocaleChoosesChineseAndEnglishStaysEnglish) {
   const auto by_locale = e2e::run_gpuscout({"fit", "--vram", "24G"}, {{"LANG", "zh_CN.UTF-8"}, {"LANGUAGE", "<unset>"},
                                                                        {"LC_ALL", "<unset>"}, {"LC_MESSAGES", "<unset>"}});
   ASSERT_EQ(by_locale.exit_code, 0) << by_locale.err;
-  EXPECT_TRUE(has(by_locale.out, "能装下的最大模型")) << by_locale.out;
+  EXPECT_TRUE(contains(by_locale.out, "能装下的最大模型")) << by_locale.out;
   const auto english = e2e::run_gpuscout({"--lang", "en", "fit", "--vram", "24G"}, {{"LANG", "zh_CN.UTF-8"}});
-  EXPECT_TRUE(has(english.out, "Largest model that fits")) << english.out;
+  EXPECT_TRUE(contains(english.out, "Largest model that fits")) << english.out;
   const auto plain = e2e::run_gpuscout({"fit", "--vram", "24G"}, {{"LANG", "C.UTF-8"}, {"LANGUAGE", "<unset>"},
                                                                   {"LC_ALL", "<unset>"}, {"LC_MESSAGES", "<unset>"}});
-  EXPECT_TRUE(has(plain.out, "Largest model that fits")) << plain.out;
+  EXPECT_TRUE(contains(plain.out, "Largest model that fits")) << plain.out;
 }
 
 TEST(Language, HelpAndErrorsSpeakChinese) {
   const auto help = e2e::run_gpuscout({"--lang", "zh", "fit", "--help"});
   EXPECT_EQ(help.exit_code, 0);
-  EXPECT_TRUE(has(help.out, "用法")) << help.out;
-  EXPECT_TRUE(has(help.out, "显示本帮助并退出")) << help.out;
-  EXPECT_TRUE(has(help.out, "模型能不能装进我的 GPU")) << help.out;
+  EXPECT_TRUE(contains(help.out, "用法")) << help.out;
+  EXPECT_TRUE(contains(help.out, "显示本帮助并退出")) << help.out;
+  EXPECT_TRUE(contains(help.out, "模型能不能装进我的 GPU")) << help.out;
   const auto bad = e2e::run_gpuscout({"--lang", "zh", "fit", "--vram", "16"});
   EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_TRUE(has(bad.err, "gpuscout：错误：--vram '16' 没有单位")) << bad.err;
+  EXPECT_TRUE(contains(bad.err, "gpuscout：错误：--vram '16' 没有单位")) << bad.err;
   const auto english = e2e::run_gpuscout({"--lang", "en", "fit", "--vram", "16"});
-  EXPECT_TRUE(has(english.err, "gpuscout: error: --vram '16' has no unit")) << english.err;
+  EXPECT_TRUE(contains(english.err, "gpuscout: error: --vram '16' has no unit")) << english.err;
 }
 
 TEST(Language, TheMarkdownBlockFollowsTheLanguage) {
   const auto zh = e2e::run_gpuscout({"--lang", "zh", "report", "--no-python"}, no_gpu());
   ASSERT_EQ(zh.exit_code, 0) << zh.err;
-  EXPECT_TRUE(has(zh.out, "**结论：cpu-only**")) << zh.out;
-  EXPECT_TRUE(has(zh.out, "| 组件 | 版本 |")) << zh.out;
+  EXPECT_TRUE(contains(zh.out, "**结论：cpu-only**")) << zh.out;
+  EXPECT_TRUE(contains(zh.out, "| 组件 | 版本 |")) << zh.out;
 }
 
 }  // namespace

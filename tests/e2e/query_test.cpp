@@ -4,8 +4,8 @@
 #include <fstream>
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
+#include "core/json.hpp"
 #include "e2e_support.hpp"
 
 namespace {

@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 using e2e::kCpuBench;
 using e2e::kGpuBench;
 
-std::string read(const std::string& path) { return e2e::read_file(path); }
+using e2e::read_file;
 
 std::string browser_dir() {
   const std::string dir = std::string(GPUSCOUT_BINARY_DIR) + "/browser";
@@ -28,11 +28,7 @@ std::string browser_dir() {
   return dir;
 }
 
-size_t count(const std::string& hay, std::string_view needle) {
-  size_t n = 0;
-  for (size_t at = hay.find(needle); at != std::string::npos; at = hay.find(needle, at + 1)) ++n;
-  return n;
-}
+using e2e::occurrences;
 
 std::vector<std::string> entries(const std::string& dir) {
   std::vector<std::string> out;
@@ -49,7 +45,7 @@ TEST(ReportPage, HtmlForAGpuMachineWithItsBenchmark) {
                                    e2e::fake_driver_env("rtx4090"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("report written to"), std::string::npos);
-  const std::string page = read(out);
+  const std::string page = read_file(out);
   ASSERT_FALSE(page.empty());
   EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
   EXPECT_NE(page.find("</html>"), std::string::npos);
@@ -58,7 +54,7 @@ TEST(ReportPage, HtmlForAGpuMachineWithItsBenchmark) {
                          "id=\"memory-plan-0\"", "id=\"advice\""})
     EXPECT_NE(page.find(id), std::string::npos) << id;
   EXPECT_NE(page.find("NVIDIA GeForce RTX 4090"), std::string::npos);
-  EXPECT_EQ(count(page, "class=\"chart empty\""), 0u);
+  EXPECT_EQ(occurrences(page, "class=\"chart empty\""), 0u);
   EXPECT_NE(page.find("within 2000 USD"), std::string::npos);
 }
 
@@ -72,7 +68,7 @@ TEST(ReportPage, HtmlInChinese) {
                                    e2e::fake_driver_env("rtx4090"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("报告已写入"), std::string::npos) << r.err;
-  const std::string page = read(out);
+  const std::string page = read_file(out);
   EXPECT_NE(page.find("<html lang=\"zh-CN\">"), std::string::npos);
   for (const char* zh : {"<h2>这台机器</h2>", "<h2>速度有多快</h2>", "<h2>能装下多大的模型</h2>", "训练脚本应使用"})
     EXPECT_NE(page.find(zh), std::string::npos) << zh;
@@ -87,8 +83,8 @@ TEST(ReportPage, HtmlInChinese) {
   const auto english = e2e::run_gpuscout({"--lang", "en", "report", "--html", en, "--no-python"},
                                          e2e::fake_driver_env("rtx4090"));
   ASSERT_EQ(english.exit_code, 0) << english.err;
-  EXPECT_NE(read(en).find("<html lang=\"en\">"), std::string::npos);
-  EXPECT_NE(read(en).find("<h2>This machine</h2>"), std::string::npos);
+  EXPECT_NE(read_file(en).find("<html lang=\"en\">"), std::string::npos);
+  EXPECT_NE(read_file(en).find("<h2>This machine</h2>"), std::string::npos);
   fs::remove(en);
 }
 
@@ -98,7 +94,7 @@ TEST(ReportPage, HtmlForAMachineWithoutGpuSaysSo) {
   const auto r = e2e::run_gpuscout({"report", "--html", out, "--no-python", "--bench", kCpuBench},
                                    e2e::sysroot_env("no-gpu-vm"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const std::string page = read(out);
+  const std::string page = read_file(out);
   EXPECT_NE(page.find("id=\"gemm-cpu\""), std::string::npos);
   EXPECT_NE(page.find("No GPU found"), std::string::npos);
   EXPECT_NE(page.find("class=\"chart empty\" data-chart=\"gemm\" id=\"gemm-gpu\""), std::string::npos);
@@ -110,7 +106,7 @@ TEST(ReportPage, HtmlForAMachineWithoutGpuSaysSo) {
 // as text (browser.hostile-name checks that in Chromium) and the paste block must not turn it into HTML.
 TEST(ReportPage, HostileGpuNamesAreShownAsText) {
   const std::string hostile = "<script>alert(1)</script> 七彩虹 iGame \"RTX\" 4090 D";
-  std::string bench = read(kGpuBench);
+  std::string bench = read_file(kGpuBench);
   const std::string plain = "\"name\": \"NVIDIA GeForce RTX 4090\"";
   ASSERT_NE(bench.find(plain), std::string::npos);
   bench.replace(bench.find(plain), plain.size(), "\"name\": \"<img src=x onerror=alert(2)> 显卡\"");
@@ -121,7 +117,7 @@ TEST(ReportPage, HostileGpuNamesAreShownAsText) {
   const auto env = e2e::fake_driver_env("hostile-name");
   const auto r = e2e::run_gpuscout({"report", "--html", out, "--no-python", "--bench", bench_file}, env);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const std::string page = read(out);
+  const std::string page = read_file(out);
   EXPECT_EQ(page.find("<script>alert"), std::string::npos);
   EXPECT_EQ(page.find("<img src=x"), std::string::npos);
   EXPECT_NE(page.find("&lt;script&gt;alert(1)&lt;/script&gt; 七彩虹 iGame &quot;RTX&quot; 4090 D"), std::string::npos);
@@ -137,7 +133,7 @@ TEST(ReportPage, CompareDrawsSavedRunsSideBySide) {
   const auto r = e2e::run_gpuscout({"report", "--html", out, "--no-python", "--compare", kCpuBench, kGpuBench},
                                    e2e::sysroot_env("no-gpu-vm"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const std::string page = read(out);
+  const std::string page = read_file(out);
   for (const char* id : {"id=\"compare\"", "id=\"compare-gemm\"", "id=\"compare-bandwidth\"", "id=\"compare-speedup\""})
     EXPECT_NE(page.find(id), std::string::npos) << id;
   EXPECT_NE(page.find("cpu-only-zen5-vm.json"), std::string::npos);
@@ -150,8 +146,8 @@ TEST(ReportPage, CompareDrawsSavedRunsSideBySide) {
   const std::string out2 = e2e::temp_dir() + "/same-names.html";
   ASSERT_EQ(e2e::run_gpuscout({"report", "--html", out2, "--no-python", "--compare", a + "/bench.json", b + "/bench.json"},
                               e2e::sysroot_env("no-gpu-vm")).exit_code, 0);
-  EXPECT_NE(read(out2).find(a + "/bench.json"), std::string::npos);
-  EXPECT_NE(read(out2).find(b + "/bench.json"), std::string::npos);
+  EXPECT_NE(read_file(out2).find(a + "/bench.json"), std::string::npos);
+  EXPECT_NE(read_file(out2).find(b + "/bench.json"), std::string::npos);
 }
 
 TEST(Report, UsesTheLastBenchOfThisMachineAndNeverForAnotherOne) {
@@ -159,22 +155,22 @@ TEST(Report, UsesTheLastBenchOfThisMachineAndNeverForAnotherOne) {
   // (the fixture was recorded on another CPU, which the report rightly notices).
   const std::string state = e2e::temp_dir();
   const auto here = e2e::run_gpuscout({"info", "--json", "--no-python"}, e2e::fake_driver_env("rtx4090")).json();
-  auto kept = nlohmann::json::parse(read(kGpuBench));
+  auto kept = nlohmann::json::parse(read_file(kGpuBench));
   if (here["cpu"]["model"].is_string()) kept["cpu"]["model"] = here["cpu"]["model"];
   std::ofstream(state + "/last-bench.json") << kept.dump(1);
   const std::string out = e2e::temp_dir() + "/r.html";
   auto r = e2e::run_gpuscout({"report", "--html", out, "--no-python"},
                              e2e::merge({e2e::fake_driver_env("rtx4090"), {{"GPUSCOUT_STATE_DIR", state}}}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(read(out).find("The last `gpuscout bench` of this machine"), std::string::npos);
-  EXPECT_NE(read(out).find("id=\"gemm-gpu-0\""), std::string::npos);
-  EXPECT_EQ(read(out).find("does not look like this machine"), std::string::npos);
+  EXPECT_NE(read_file(out).find("The last `gpuscout bench` of this machine"), std::string::npos);
+  EXPECT_NE(read_file(out).find("id=\"gemm-gpu-0\""), std::string::npos);
+  EXPECT_EQ(read_file(out).find("does not look like this machine"), std::string::npos);
 
   // A shared home folder: the kept run came from a node with other GPUs.
   r = e2e::run_gpuscout({"report", "--html", out, "--no-python"},
                         e2e::merge({e2e::fake_driver_env("two-mixed"), {{"GPUSCOUT_STATE_DIR", state}}}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(read(out).find("does not look like this machine: its GPUs are NVIDIA GeForce RTX 4090"), std::string::npos);
+  EXPECT_NE(read_file(out).find("does not look like this machine: its GPUs are NVIDIA GeForce RTX 4090"), std::string::npos);
 
   const auto saved = e2e::run_gpuscout({"info", "--json", "--no-python"}, e2e::sysroot_env("no-gpu-vm"));
   ASSERT_EQ(saved.exit_code, 0);
@@ -182,8 +178,8 @@ TEST(Report, UsesTheLastBenchOfThisMachineAndNeverForAnotherOne) {
   std::ofstream(inv) << saved.out;
   r = e2e::run_gpuscout({"report", "--html", out, "--from", inv}, {{"GPUSCOUT_STATE_DIR", state}});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(read(out).find("with --from, pass that machine"), std::string::npos);
-  EXPECT_EQ(read(out).find("id=\"gemm-gpu-0\""), std::string::npos);
+  EXPECT_NE(read_file(out).find("with --from, pass that machine"), std::string::npos);
+  EXPECT_EQ(read_file(out).find("id=\"gemm-gpu-0\""), std::string::npos);
 }
 
 TEST(Report, BenchKeepsItsLastResultForTheReport) {
@@ -191,7 +187,7 @@ TEST(Report, BenchKeepsItsLastResultForTheReport) {
   const auto r = e2e::run_gpuscout({"bench", "--device", "cpu", "--size", "64", "--dtype", "fp32"},
                                    {{"GPUSCOUT_STATE_DIR", state}}, 120000);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(read(state + "/last-bench.json").find("\"schema\": \"gpuscout.bench/1\""), std::string::npos);
+  EXPECT_NE(read_file(state + "/last-bench.json").find("\"schema\": \"gpuscout.bench/1\""), std::string::npos);
 }
 
 TEST(Report, MarkdownIsTheDefaultAndPrintsTheVersionsAndGpus) {
@@ -205,7 +201,7 @@ TEST(Report, MarkdownIsTheDefaultAndPrintsTheVersionsAndGpus) {
   ASSERT_EQ(w.exit_code, 0) << w.err;
   // The same block (after the heading, which carries the collection time) went to the file.
   auto body = [](const std::string& md) { return md.substr(std::min(md.size(), md.find('\n'))); };
-  EXPECT_EQ(body(read(file)), body(r.out));
+  EXPECT_EQ(body(read_file(file)), body(r.out));
   EXPECT_GT(body(r.out).size(), 200u);
 
   // Both at once: the page to a file and the block on standard output.
@@ -213,7 +209,7 @@ TEST(Report, MarkdownIsTheDefaultAndPrintsTheVersionsAndGpus) {
   const auto both = e2e::run_gpuscout({"report", "--html", page, "--markdown", "--no-python"}, e2e::fake_driver_env("rtx4090"));
   ASSERT_EQ(both.exit_code, 0) << both.err;
   EXPECT_EQ(body(both.out), body(r.out));
-  EXPECT_NE(read(page).find("</html>"), std::string::npos);
+  EXPECT_NE(read_file(page).find("</html>"), std::string::npos);
 }
 
 TEST(Report, MarkdownLeavesOutTheHomeFolderAndUserUnlessAsked) {
@@ -238,7 +234,7 @@ TEST(Report, MarkdownLeavesOutTheHomeFolderAndUserUnlessAsked) {
   // The HTML page follows the same rule.
   const std::string page = e2e::temp_dir() + "/p.html";
   ASSERT_EQ(e2e::run_gpuscout({"report", "--html", page}, env).exit_code, 0);
-  EXPECT_EQ(read(page).find(user), std::string::npos);
+  EXPECT_EQ(read_file(page).find(user), std::string::npos);
 }
 
 TEST(Report, BadInputNamesTheInputAndLeavesNothingBehind) {

@@ -12,8 +12,7 @@ using nlohmann::json;
 
 namespace {
 
-const std::map<std::string, std::string> kNoLocale = {
-    {"LANGUAGE", "<unset>"}, {"LC_ALL", "<unset>"}, {"LC_MESSAGES", "<unset>"}, {"LANG", "<unset>"}};
+using e2e::kNoLocale;
 
 std::string saved(const std::string& name) {
   return std::string(GPUSCOUT_SOURCE_DIR) + "/tests/fakes/inventories/" + name + ".json";
@@ -28,22 +27,15 @@ json doctor(const std::string& name, const std::vector<std::string>& lang = {}) 
   return run.json();
 }
 
-/// Every message, fix and the install line of a verdict, as one text.
-std::string all_advice(const json& doc) {
-  const auto& v = doc["verdict"];
-  std::string out = v["pip_install"].is_string() ? v["pip_install"].get<std::string>() : "";
-  for (const auto& f : v["findings"]) out += "\n" + f["message"].get<std::string>() + "\n" + f["fix"].get<std::string>();
-  return out;
-}
-
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using e2e::all_advice;
+using e2e::contains;
 
 /// No step that exists only on Linux.
 void expect_no_linux_step(const json& doc, const std::string& name) {
   const std::string advice = all_advice(doc);
   for (const char* word : {"sudo", "apt ", "modprobe", "rmmod", "dkms", "mokutil", "nouveau", "lsmod",
                            "LD_LIBRARY_PATH", "/dev/", "~/", "bin/activate", "reboot", "Reboot", "python3 "})
-    EXPECT_FALSE(has(advice, word)) << name << ": '" << word << "' in\n" << advice;
+    EXPECT_FALSE(contains(advice, word)) << name << ": '" << word << "' in\n" << advice;
 }
 
 std::string fix_of(const json& doc, const std::string& code) {
@@ -60,7 +52,7 @@ TEST(WindowsAdvice, LaptopWithDriverGetsTheWindowsCudaWheel) {
   EXPECT_TRUE(pip.starts_with("C:\\Users\\mei\\AppData\\Local\\Programs\\Python\\Python312\\python.exe -m pip install "
                               "\"torch=="))
       << pip;
-  EXPECT_TRUE(has(pip, "--index-url https://download.pytorch.org/whl/cu13")) << pip;
+  EXPECT_TRUE(contains(pip, "--index-url https://download.pytorch.org/whl/cu13")) << pip;
   EXPECT_TRUE(finding(doc, "torch-missing")) << doc["verdict"].dump(2);
   EXPECT_TRUE(finding(doc, "laptop"));
   EXPECT_FALSE(finding(doc, "driver-model-tcc"));  // WDDM is the normal case
@@ -72,13 +64,13 @@ TEST(WindowsAdvice, LaptopWithDriverGetsTheWindowsCudaWheel) {
 TEST(WindowsAdvice, AmdDesktopGetsNoCudaWheelAndTheHonestRoute) {
   const json doc = doctor("win-desktop-amd");
   const std::string pip = doc["verdict"]["pip_install"].get<std::string>();
-  EXPECT_TRUE(has(pip, "whl/cpu")) << pip;
-  EXPECT_FALSE(has(pip, "whl/rocm")) << pip;
+  EXPECT_TRUE(contains(pip, "whl/cpu")) << pip;
+  EXPECT_FALSE(contains(pip, "whl/rocm")) << pip;
   const std::string fix = fix_of(doc, "no-nvidia-gpu");
-  EXPECT_TRUE(has(fix, "no ROCm build for Windows")) << fix;
-  EXPECT_TRUE(has(fix, "WSL2")) << fix;
-  EXPECT_TRUE(has(fix, "torch-directml")) << fix;
-  EXPECT_TRUE(has(fix, "cloud GPU")) << fix;
+  EXPECT_TRUE(contains(fix, "no ROCm build for Windows")) << fix;
+  EXPECT_TRUE(contains(fix, "WSL2")) << fix;
+  EXPECT_TRUE(contains(fix, "torch-directml")) << fix;
+  EXPECT_TRUE(contains(fix, "cloud GPU")) << fix;
   expect_no_linux_step(doc, "win-desktop-amd");
 }
 
@@ -87,10 +79,10 @@ TEST(WindowsAdvice, NoNvidiaDriverGetsTheWindowsDownloadNotApt) {
   EXPECT_EQ(doc["verdict"]["status"], "needs-action");
   const std::string fix = fix_of(doc, "nvidia-driver-missing");
   ASSERT_FALSE(fix.empty()) << doc["verdict"].dump(2);
-  EXPECT_TRUE(has(fix, "https://www.nvidia.com/Download/index.aspx")) << fix;
-  EXPECT_TRUE(has(fix, "Game Ready")) << fix;
-  EXPECT_TRUE(has(fix, "Studio")) << fix;
-  EXPECT_TRUE(has(fix, "restart Windows")) << fix;
+  EXPECT_TRUE(contains(fix, "https://www.nvidia.com/Download/index.aspx")) << fix;
+  EXPECT_TRUE(contains(fix, "Game Ready")) << fix;
+  EXPECT_TRUE(contains(fix, "Studio")) << fix;
+  EXPECT_TRUE(contains(fix, "restart Windows")) << fix;
   expect_no_linux_step(doc, "win-no-nvidia-driver");
 }
 
@@ -98,7 +90,7 @@ TEST(WindowsAdvice, DriverMismatchSaysRestartWindows) {
   const json doc = doctor("win-driver-mismatch");
   EXPECT_EQ(doc["verdict"]["status"], "needs-action");
   const std::string fix = fix_of(doc, "driver-library-mismatch");
-  EXPECT_TRUE(has(fix, "Restart Windows")) << doc["verdict"].dump(2);
+  EXPECT_TRUE(contains(fix, "Restart Windows")) << doc["verdict"].dump(2);
   // The mismatch is the cause: what it breaks further down (cuInit 803) is not reported again.
   EXPECT_FALSE(finding(doc, "cuda-init-failed"));
   expect_no_linux_step(doc, "win-driver-mismatch");
@@ -107,12 +99,12 @@ TEST(WindowsAdvice, DriverMismatchSaysRestartWindows) {
 TEST(WindowsAdvice, StoreAliasAndLongPathsAreNamed) {
   const json doc = doctor("win-store-alias");
   const std::string alias = fix_of(doc, "python-store-alias");
-  EXPECT_TRUE(has(alias, "python.org")) << doc["verdict"].dump(2);
-  EXPECT_TRUE(has(alias, "winget install Python.Python.3.12")) << alias;
-  EXPECT_TRUE(has(alias, "App execution aliases")) << alias;
+  EXPECT_TRUE(contains(alias, "python.org")) << doc["verdict"].dump(2);
+  EXPECT_TRUE(contains(alias, "winget install Python.Python.3.12")) << alias;
+  EXPECT_TRUE(contains(alias, "App execution aliases")) << alias;
   EXPECT_FALSE(finding(doc, "python-missing"));
   const std::string paths = fix_of(doc, "windows-long-paths");
-  EXPECT_TRUE(has(paths, "LongPathsEnabled")) << doc["verdict"].dump(2);
+  EXPECT_TRUE(contains(paths, "LongPathsEnabled")) << doc["verdict"].dump(2);
   EXPECT_EQ(finding(doc, "windows-long-paths")->at("severity"), "info");
   expect_no_linux_step(doc, "win-store-alias");
 }
@@ -121,14 +113,14 @@ TEST(WindowsAdvice, TextOutputAndChinese) {
   // The text form shows the same Windows steps; in Chinese the sentences are translated and the commands kept.
   const auto text = e2e::run_gpuscout({"doctor", "--from", saved("win-driver-mismatch")}, kNoLocale);
   ASSERT_EQ(text.exit_code, 0) << text.err;
-  EXPECT_TRUE(has(text.out, "Restart Windows")) << text.out;
+  EXPECT_TRUE(contains(text.out, "Restart Windows")) << text.out;
   const json zh = doctor("win-no-nvidia-driver", {"--lang", "zh"});
   const std::string fix = fix_of(zh, "nvidia-driver-missing");
-  EXPECT_TRUE(has(fix, "https://www.nvidia.com/Download/index.aspx")) << fix;
-  EXPECT_TRUE(has(fix, "驱动")) << fix;
-  EXPECT_TRUE(has(fix, "重启 Windows")) << fix;
+  EXPECT_TRUE(contains(fix, "https://www.nvidia.com/Download/index.aspx")) << fix;
+  EXPECT_TRUE(contains(fix, "驱动")) << fix;
+  EXPECT_TRUE(contains(fix, "重启 Windows")) << fix;
   const json zh_alias = doctor("win-store-alias", {"--lang", "zh"});
   const std::string alias = fix_of(zh_alias, "python-store-alias");
-  EXPECT_TRUE(has(alias, "winget install Python.Python.3.12")) << alias;
-  EXPECT_TRUE(has(alias, "应用执行别名")) << alias;
+  EXPECT_TRUE(contains(alias, "winget install Python.Python.3.12")) << alias;
+  EXPECT_TRUE(contains(alias, "应用执行别名")) << alias;
 }

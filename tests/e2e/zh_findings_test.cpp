@@ -10,8 +10,7 @@ namespace {
 using e2e::merge;
 using e2e::run_gpuscout;
 
-const std::map<std::string, std::string> kNoLocale = {
-    {"LANGUAGE", "<unset>"}, {"LC_ALL", "<unset>"}, {"LC_MESSAGES", "<unset>"}, {"LANG", "<unset>"}};
+using e2e::kNoLocale;
 
 TEST(ZhFindings, NoGpuInChineseNamesChinasFreePlatformFirst) {
   // Colab and Kaggle need Google, which mainland China cannot reach: in Chinese, AI Studio leads the list.

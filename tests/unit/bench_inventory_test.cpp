@@ -13,38 +13,20 @@
 #include "bench/cpu_facts.hpp"
 #include "bench/gpu_child.hpp"
 #include "bench/gpu_plugin.hpp"
+#include "bench_fake_plugin.hpp"
 #include "bench/gpu_wire.hpp"
 #include "bench/run.hpp"
 #include "core/error.hpp"
+#include "scoped_env.hpp"
 
 using namespace gpuscout;
 using namespace gpuscout::bench;
 
 namespace {
 
-std::string fake(const std::string& kind) { return executable_dir() + "/bench_plugins/libfake_plugin_" + kind + ".so"; }
+using test::fake_plugin;
 
-// Sets environment variables for one test and restores them after.
-class ScopedEnv {
- public:
-  ScopedEnv(std::initializer_list<std::pair<const char*, const char*>> vars) {
-    for (const auto& [k, v] : vars) {
-      const char* old = std::getenv(k);
-      saved_.emplace_back(k, old ? std::optional<std::string>(old) : std::nullopt);
-      if (v) ::setenv(k, v, 1);
-      else ::unsetenv(k);
-    }
-  }
-  ~ScopedEnv() {
-    for (const auto& [k, v] : saved_) {
-      if (v) ::setenv(k.c_str(), v->c_str(), 1);
-      else ::unsetenv(k.c_str());
-    }
-  }
-
- private:
-  std::vector<std::pair<std::string, std::optional<std::string>>> saved_;
-};
+using gpuscout::test_support::ScopedEnv;
 
 GpuPlan small_plan() {
   GpuPlan plan;
@@ -242,7 +224,7 @@ TEST(BenchGpuChild, EachWayAChildEndsIsAGpuError) {
 }
 
 TEST(BenchGpuChild, WorkingPluginAnswersThroughTheChild) {
-  ScopedEnv env{{"GPUSCOUT_CUDA_PLUGIN", fake("ok").c_str()}, {"GPUSCOUT_NVML_LIBRARY", "/nonexistent/libnvml.so.1"}};
+  ScopedEnv env{{"GPUSCOUT_CUDA_PLUGIN", fake_plugin("ok").c_str()}, {"GPUSCOUT_NVML_LIBRARY", "/nonexistent/libnvml.so.1"}};
   const auto s = run_gpus_bounded(small_plan(), std::chrono::seconds(60));
   ASSERT_TRUE(s.status.available) << s.status.message;
   ASSERT_EQ(s.gpus.size(), 1u);
@@ -252,7 +234,7 @@ TEST(BenchGpuChild, WorkingPluginAnswersThroughTheChild) {
 }
 
 TEST(BenchGpuChild, HungPluginIsStoppedAtTheDeadline) {
-  ScopedEnv env{{"GPUSCOUT_CUDA_PLUGIN", fake("ok").c_str()},
+  ScopedEnv env{{"GPUSCOUT_CUDA_PLUGIN", fake_plugin("ok").c_str()},
                 {"GPUSCOUT_NVML_LIBRARY", "/nonexistent/libnvml.so.1"},
                 {"GPUSCOUT_FAKE_PLUGIN_SLEEP_S", "60"}};
   const auto t0 = std::chrono::steady_clock::now();
@@ -263,7 +245,7 @@ TEST(BenchGpuChild, HungPluginIsStoppedAtTheDeadline) {
 }
 
 TEST(BenchGpuChild, CrashingPluginTakesOnlyTheChild) {
-  ScopedEnv env{{"GPUSCOUT_CUDA_PLUGIN", fake("ok").c_str()},
+  ScopedEnv env{{"GPUSCOUT_CUDA_PLUGIN", fake_plugin("ok").c_str()},
                 {"GPUSCOUT_NVML_LIBRARY", "/nonexistent/libnvml.so.1"},
                 {"GPUSCOUT_FAKE_PLUGIN_CRASH", "1"}};
   const auto s = run_gpus_bounded(small_plan(), std::chrono::seconds(60));
@@ -273,7 +255,7 @@ TEST(BenchGpuChild, CrashingPluginTakesOnlyTheChild) {
 }
 
 TEST(BenchGpuChild, StopRequestKillsTheChildAtOnce) {
-  ScopedEnv env{{"GPUSCOUT_CUDA_PLUGIN", fake("ok").c_str()},
+  ScopedEnv env{{"GPUSCOUT_CUDA_PLUGIN", fake_plugin("ok").c_str()},
                 {"GPUSCOUT_NVML_LIBRARY", "/nonexistent/libnvml.so.1"},
                 {"GPUSCOUT_FAKE_PLUGIN_SLEEP_S", "60"}};
   reset_stop();

@@ -5,13 +5,12 @@
 
 #include "bench/gpu_bench.hpp"
 #include "bench/gpu_plugin.hpp"
+#include "bench_fake_plugin.hpp"
 
 using namespace gpuscout::bench;
 
 namespace {
-std::string fake(const std::string& kind) {
-  return executable_dir() + "/bench_plugins/libfake_plugin_" + kind + ".so";
-}
+using test::fake_plugin;
 int never_stop() { return 0; }
 }  // namespace
 
@@ -30,30 +29,30 @@ TEST(BenchPlugin, MissingPlugin) {
 }
 
 TEST(BenchPlugin, WrongInterfaceVersion) {
-  auto p = CudaPlugin::load(fake("wrong_version"));
+  auto p = CudaPlugin::load(fake_plugin("wrong_version"));
   ASSERT_FALSE(p);
   EXPECT_NE(p.error().message.find("interface version 999"), std::string::npos) << p.error().message;
 }
 
 TEST(BenchPlugin, NotAPlugin) {
-  auto p = CudaPlugin::load(fake("not_a_plugin"));
+  auto p = CudaPlugin::load(fake_plugin("not_a_plugin"));
   ASSERT_FALSE(p);
   EXPECT_NE(p.error().message.find("not a gpuscout CUDA plugin"), std::string::npos) << p.error().message;
 }
 
 // The NCCL table is optional: a plugin from before it still loads, without the step.
 TEST(BenchPlugin, NcclTableIsOptional) {
-  auto with = CudaPlugin::load(fake("ok"));
+  auto with = CudaPlugin::load(fake_plugin("ok"));
   ASSERT_TRUE(with) << with.error().message;
   ASSERT_NE(with->nccl(), nullptr);
   EXPECT_EQ(with->nccl()->abi_version, GPUSCOUT_CUDA_NCCL_ABI);
-  auto without = CudaPlugin::load(fake("no_nccl_table"));
+  auto without = CudaPlugin::load(fake_plugin("no_nccl_table"));
   ASSERT_TRUE(without) << without.error().message;
   EXPECT_EQ(without->nccl(), nullptr);
 }
 
 TEST(BenchPlugin, InitialisationFails) {
-  auto p = CudaPlugin::load(fake("init_fails"));
+  auto p = CudaPlugin::load(fake_plugin("init_fails"));
   ASSERT_TRUE(p) << p.error().message;
   auto ok = p->init(never_stop);
   ASSERT_FALSE(ok);
@@ -64,7 +63,7 @@ TEST(BenchPlugin, RunGpusReportsEachFailureInOneLine) {
   GpuPlan plan;
   plan.gemms = {{Dtype::bf16, 1024}};
   for (const char* kind : {"wrong_version", "init_fails"}) {
-    ::setenv("GPUSCOUT_CUDA_PLUGIN", fake(kind).c_str(), 1);
+    ::setenv("GPUSCOUT_CUDA_PLUGIN", fake_plugin(kind).c_str(), 1);
     auto s = run_gpus(plan);
     EXPECT_FALSE(s.status.available) << kind;
     EXPECT_FALSE(s.status.message.empty()) << kind;
@@ -74,7 +73,7 @@ TEST(BenchPlugin, RunGpusReportsEachFailureInOneLine) {
 }
 
 TEST(BenchPlugin, WorkingFakePluginFillsTheResult) {
-  ::setenv("GPUSCOUT_CUDA_PLUGIN", fake("ok").c_str(), 1);
+  ::setenv("GPUSCOUT_CUDA_PLUGIN", fake_plugin("ok").c_str(), 1);
   ::setenv("GPUSCOUT_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1", 1);
   GpuPlan plan;
   plan.gemms = {{Dtype::fp32, 5000}, {Dtype::bf16, 8192}, {Dtype::fp64, 1024}};

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "bench/report.hpp"
+#include "test_support.hpp"
 
 namespace gpuscout::bench {
 namespace {
@@ -21,29 +22,17 @@ namespace fs = std::filesystem;
 
 const std::string kFakes = std::string(GPUSCOUT_SOURCE_DIR) + "/tests/fakes/bench/";
 
-std::string read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using gpuscout::test_support::read_file;
 
-std::string write_temp(const std::string& name, const std::string& text) {
-  const fs::path dir = fs::temp_directory_path() / fmt::format("gpuscout-bench-report-{}", ::getpid());
-  fs::create_directories(dir);
-  const std::string path = (dir / name).string();
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
 
-json gpu_fake() { return json::parse(read(kFakes + "rtx4090-fake-plugin.json")); }
+json gpu_fake() { return json::parse(read_file(kFakes + "rtx4090-fake-plugin.json")); }
 
 TEST(BenchFile, SavedFilesComeBackExactlyAsWritten) {
   // The on-disk format is unchanged: reading a saved file and writing it again gives the same document.
   for (const char* name : {"cpu-only-zen5-vm.json", "rtx4090-fake-plugin.json"}) {
     const auto r = load_bench_file(kFakes + name);
     ASSERT_TRUE(r.has_value()) << name << ": " << r.error().message;
-    EXPECT_EQ(to_json(*r), nlohmann::ordered_json::parse(read(kFakes + name))) << name;
+    EXPECT_EQ(to_json(*r), nlohmann::ordered_json::parse(read_file(kFakes + name))) << name;
   }
   const auto gpu = load_bench_file(kFakes + "rtx4090-fake-plugin.json").value();
   ASSERT_EQ(gpu.gpus.size(), 1u);
@@ -86,18 +75,18 @@ TEST(BenchFile, AWrongTypeNamesTheFieldByItsPath) {
 TEST(BenchFile, TheFileIsNamedInEveryError) {
   json doc = gpu_fake();
   doc["gpus"][0]["name"] = 5;
-  const std::string typed = write_temp("typed.json", doc.dump());
+  const std::string typed = gpuscout::test_support::write_temp("bench-report", "typed.json", doc.dump());
   const auto r = load_bench_file(typed);
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().message, typed + ": field gpus[0].name: expected a string, got 5");
 
-  const std::string huge = write_temp("huge.json", R"({"schema": "gpuscout.bench/1", "notes": [], "x": 1e999})");
+  const std::string huge = gpuscout::test_support::write_temp("bench-report", "huge.json", R"({"schema": "gpuscout.bench/1", "notes": [], "x": 1e999})");
   const auto h = load_bench_file(huge);
   ASSERT_FALSE(h);
   EXPECT_NE(h.error().message.find(huge + ": not valid JSON"), std::string::npos) << h.error().message;
 
   for (const char* text : {"[]", R"({"schema": 5})", R"({"schema": "gpuscout.inventory/1"})"}) {
-    const auto o = load_bench_file(write_temp("other.json", text));
+    const auto o = load_bench_file(gpuscout::test_support::write_temp("bench-report", "other.json", text));
     ASSERT_FALSE(o) << text;
     EXPECT_NE(o.error().message.find("not a `gpuscout bench --json` file"), std::string::npos) << o.error().message;
   }

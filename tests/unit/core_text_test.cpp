@@ -3,14 +3,15 @@
 #include <string>
 
 #include "core/text.hpp"
+#include "test_support.hpp"
 
 using gpuscout::text::clean_utf8;
 
 namespace {
-const std::string kFffd = "\xEF\xBF\xBD";
+using gpuscout::test_support::kReplacementChar;
 std::string r(int n) {
   std::string out;
-  for (int i = 0; i < n; ++i) out += kFffd;
+  for (int i = 0; i < n; ++i) out += kReplacementChar;
   return out;
 }
 }  // namespace
@@ -23,8 +24,8 @@ TEST(CleanUtf8, LeavesValidTextUntouched) {
 }
 
 TEST(CleanUtf8, ReplacesLatin1Byte) {
-  EXPECT_EQ(clean_utf8("Caf\xE9 Machine"), "Caf" + kFffd + " Machine");
-  EXPECT_EQ(clean_utf8("\xE9"), kFffd);
+  EXPECT_EQ(clean_utf8("Caf\xE9 Machine"), "Caf" + kReplacementChar + " Machine");
+  EXPECT_EQ(clean_utf8("\xE9"), kReplacementChar);
 }
 
 // Expected values follow the Unicode 15 section 3.9 examples ("U+FFFD Substitution of Maximal Subparts").

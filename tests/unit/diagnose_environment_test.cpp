@@ -11,6 +11,7 @@
 #include "diagnose_evaluate.hpp"
 #include "diagnose_machines.hpp"
 #include "vendor/cuda_abi.hpp"
+#include "test_support.hpp"
 
 using namespace gpuscout;
 using namespace gpuscout::diagnose;
@@ -56,7 +57,7 @@ Inventory with_visible(Inventory inv, const std::string& value, std::vector<size
   return inv;
 }
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using gpuscout::test_support::contains;
 
 }  // namespace
 
@@ -150,11 +151,11 @@ TEST(RulesEnvironment, EmptyValueHidesEveryGpuAndIsTheCause) {
   const auto* f = find(e, "cuda-visible-devices-empty");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, "warning");
-  EXPECT_TRUE(has(f->message, "empty value")) << f->message;
-  EXPECT_TRUE(has(f->message, "2 NVIDIA GPU")) << f->message;
-  EXPECT_TRUE(has(f->fix, "unset CUDA_VISIBLE_DEVICES")) << f->fix;
-  EXPECT_TRUE(has(f->fix, "os.environ.pop")) << f->fix;
-  EXPECT_TRUE(has(f->fix, "%env CUDA_VISIBLE_DEVICES=0")) << f->fix;
+  EXPECT_TRUE(contains(f->message, "empty value")) << f->message;
+  EXPECT_TRUE(contains(f->message, "2 NVIDIA GPU")) << f->message;
+  EXPECT_TRUE(contains(f->fix, "unset CUDA_VISIBLE_DEVICES")) << f->fix;
+  EXPECT_TRUE(contains(f->fix, "os.environ.pop")) << f->fix;
+  EXPECT_TRUE(contains(f->fix, "%env CUDA_VISIBLE_DEVICES=0")) << f->fix;
   // It blocks: cuda-no-device (the container guess) does not repeat it.
   EXPECT_TRUE(e.blocked);
   EXPECT_FALSE(codes_of(e).count("cuda-no-device"));
@@ -164,8 +165,8 @@ TEST(RulesEnvironment, EmptyValueHidesEveryGpuAndIsTheCause) {
   const auto m = run(minus);
   f = find(m, "cuda-visible-devices-empty");
   ASSERT_NE(f, nullptr);
-  EXPECT_TRUE(has(f->message, "CUDA_VISIBLE_DEVICES=\"-1\"")) << f->message;
-  EXPECT_TRUE(has(f->fix, "Remove-Item Env:CUDA_VISIBLE_DEVICES")) << f->fix;
+  EXPECT_TRUE(contains(f->message, "CUDA_VISIBLE_DEVICES=\"-1\"")) << f->message;
+  EXPECT_TRUE(contains(f->fix, "Remove-Item Env:CUDA_VISIBLE_DEVICES")) << f->fix;
   // A value that names a GPU is no trap.
   EXPECT_FALSE(codes_of(run(with_visible(two_gpus(), "0", {1}))).count("cuda-visible-devices-empty"));
 }
@@ -175,15 +176,15 @@ TEST(RulesEnvironment, HidesNamesTheHiddenGpus) {
   const auto* f = find(e, "cuda-visible-devices-hides");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, "info");
-  EXPECT_TRUE(has(f->message, "CUDA_VISIBLE_DEVICES=\"0\"")) << f->message;
-  EXPECT_TRUE(has(f->message, "1 of the 2")) << f->message;
-  EXPECT_TRUE(has(f->message, "hidden: 1 (NVIDIA GeForce RTX 3060 at 0000:01:00.0)")) << f->message;
+  EXPECT_TRUE(contains(f->message, "CUDA_VISIBLE_DEVICES=\"0\"")) << f->message;
+  EXPECT_TRUE(contains(f->message, "1 of the 2")) << f->message;
+  EXPECT_TRUE(contains(f->message, "hidden: 1 (NVIDIA GeForce RTX 3060 at 0000:01:00.0)")) << f->message;
   EXPECT_FALSE(e.blocked);
   // Where the list stops early, the entry is named.
   const auto stop = run(with_visible(two_gpus(), "0,-1,1", {1}));
   f = find(stop, "cuda-visible-devices-hides");
   ASSERT_NE(f, nullptr);
-  EXPECT_TRUE(has(f->message, "only up to \"-1\"")) << f->message;
+  EXPECT_TRUE(contains(f->message, "only up to \"-1\"")) << f->message;
   // Every GPU listed: nothing hidden.
   EXPECT_FALSE(codes_of(run(with_visible(two_gpus(), "1,0", {1, 0}))).count("cuda-visible-devices-hides"));
 }
@@ -193,8 +194,8 @@ TEST(RulesEnvironment, DeviceOrderOnlyWhereTheGpusReorder) {
   const auto e = run(two_gpus());
   const auto* f = find(e, "cuda-device-order");
   ASSERT_NE(f, nullptr);
-  EXPECT_TRUE(has(f->message, "cuda:0 is nvidia-smi's GPU 1 (NVIDIA GeForce RTX 3090)")) << f->message;
-  EXPECT_TRUE(has(f->fix, "CUDA_DEVICE_ORDER=PCI_BUS_ID")) << f->fix;
+  EXPECT_TRUE(contains(f->message, "cuda:0 is nvidia-smi's GPU 1 (NVIDIA GeForce RTX 3090)")) << f->message;
+  EXPECT_TRUE(contains(f->fix, "CUDA_DEVICE_ORDER=PCI_BUS_ID")) << f->fix;
   // The same order in both, the variable set, or no recorded environment: silent.
   Inventory same = two_gpus();
   same.gpus[0].cuda_index = 0;
@@ -216,7 +217,7 @@ TEST(RulesEnvironment, LaunchBlockingOnlyWhenOne) {
   const auto* f = find(e, "cuda-launch-blocking");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, "info");
-  EXPECT_TRUE(has(f->fix, "unset CUDA_LAUNCH_BLOCKING")) << f->fix;
+  EXPECT_TRUE(contains(f->fix, "unset CUDA_LAUNCH_BLOCKING")) << f->fix;
   (*inv.environment)["CUDA_LAUNCH_BLOCKING"] = "0";
   EXPECT_FALSE(codes_of(run(inv)).count("cuda-launch-blocking"));
 }
@@ -228,21 +229,21 @@ TEST(RulesEnvironment, NoDeviceBlamesTheVariableOnlyWhenItIsNotRecorded) {
   const auto e = run(unset);
   const auto* f = find(e, "cuda-no-device");
   ASSERT_NE(f, nullptr);
-  EXPECT_FALSE(has(f->message, "CUDA_VISIBLE_DEVICES")) << f->message;
-  EXPECT_FALSE(has(f->fix, "CUDA_VISIBLE_DEVICES")) << f->fix;
-  EXPECT_TRUE(has(f->fix, "--gpus all")) << f->fix;
+  EXPECT_FALSE(contains(f->message, "CUDA_VISIBLE_DEVICES")) << f->message;
+  EXPECT_FALSE(contains(f->fix, "CUDA_VISIBLE_DEVICES")) << f->fix;
+  EXPECT_TRUE(contains(f->fix, "--gpus all")) << f->fix;
   // Set to a GPU: quoted, and cleared.
   const auto set = run(with_visible(two_gpus(), "0", {}));
   f = find(set, "cuda-no-device");
   ASSERT_NE(f, nullptr);
-  EXPECT_TRUE(has(f->message, "CUDA_VISIBLE_DEVICES=\"0\" names a GPU")) << f->message;
+  EXPECT_TRUE(contains(f->message, "CUDA_VISIBLE_DEVICES=\"0\" names a GPU")) << f->message;
   // An older inventory: both causes stay possible.
   Inventory old = unset;
   old.environment.reset();
   const auto o = run(old);
   f = find(o, "cuda-no-device");
   ASSERT_NE(f, nullptr);
-  EXPECT_TRUE(has(f->message, "CUDA_VISIBLE_DEVICES may hide it")) << f->message;
+  EXPECT_TRUE(contains(f->message, "CUDA_VISIBLE_DEVICES may hide it")) << f->message;
 }
 
 TEST(RulesEnvironment, FewThreadsQuotesOmpNumThreads) {
@@ -253,13 +254,13 @@ TEST(RulesEnvironment, FewThreadsQuotesOmpNumThreads) {
   const auto plain = run(inv);
   const auto* f = find(plain, "torch-few-threads");
   ASSERT_NE(f, nullptr);
-  EXPECT_FALSE(has(f->message, "OMP_NUM_THREADS")) << f->message;
+  EXPECT_FALSE(contains(f->message, "OMP_NUM_THREADS")) << f->message;
   (*inv.environment)["OMP_NUM_THREADS"] = "1";
   const auto omp = run(inv);
   f = find(omp, "torch-few-threads");
   ASSERT_NE(f, nullptr);
-  EXPECT_TRUE(has(f->message, "OMP_NUM_THREADS=\"1\" is set")) << f->message;
-  EXPECT_TRUE(has(f->fix, "OMP_NUM_THREADS=8")) << f->fix;
+  EXPECT_TRUE(contains(f->message, "OMP_NUM_THREADS=\"1\" is set")) << f->message;
+  EXPECT_TRUE(contains(f->fix, "OMP_NUM_THREADS=8")) << f->fix;
 }
 
 TEST(RulesEnvironment, BusyGpuThatTheListHidesIsNotReported) {

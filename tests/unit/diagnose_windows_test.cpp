@@ -15,6 +15,7 @@
 #include "diagnose_machines.hpp"
 #include "vendor/cuda_abi.hpp"
 #include "vendor/nvml_abi.hpp"
+#include "test_support.hpp"
 
 using namespace gpuscout;
 using namespace gpuscout::diagnose;
@@ -45,7 +46,7 @@ Inventory windows_4060(const std::string& driver = "581.57") {
   return inv;
 }
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using gpuscout::test_support::contains;
 
 /// Words of steps that exist only on Linux.
 const std::vector<std::string> kLinuxOnly = {"sudo",    "apt ",     "dnf ",   "modprobe", "rmmod",   "dkms",
@@ -61,7 +62,7 @@ void expect_windows_steps_only(const Inventory& inv, const std::string& what) {
     texts.push_back(f.fix);
   }
   for (const auto& text : texts)
-    for (const auto& word : kLinuxOnly) EXPECT_FALSE(has(text, word)) << what << ": '" << word << "' in: " << text;
+    for (const auto& word : kLinuxOnly) EXPECT_FALSE(contains(text, word)) << what << ": '" << word << "' in: " << text;
 }
 
 }  // namespace
@@ -101,8 +102,8 @@ TEST(WindowsChoice, TheLaptopGetsTheWindowsCudaWheelForItsDriver) {
   ASSERT_TRUE(choice.cuda) << choice.command;
   // 581.57 is past the Windows 13.x floor (580): a 13.x wheel, for this exact interpreter, through pip.
   EXPECT_TRUE(choice.cuda->starts_with("13.")) << *choice.cuda;
-  EXPECT_TRUE(has(choice.command, std::string(*inv.python.executable) + " -m pip install \"torch==")) << choice.command;
-  EXPECT_TRUE(has(choice.command, "download.pytorch.org/whl/cu13")) << choice.command;
+  EXPECT_TRUE(contains(choice.command, std::string(*inv.python.executable) + " -m pip install \"torch==")) << choice.command;
+  EXPECT_TRUE(contains(choice.command, "download.pytorch.org/whl/cu13")) << choice.command;
   // An older Windows driver gets a 12.x wheel: the Windows minimum decides, not the Linux one.
   const TorchChoice older = choose_torch(windows_4060("566.36"));
   ASSERT_TRUE(older.cuda);
@@ -128,10 +129,10 @@ TEST(WindowsDriver, NoDriverGetsNvidiasDownloadAndARestart) {
   const auto e = run(inv);
   const Finding* f = find(e, "nvidia-driver-missing");
   ASSERT_TRUE(f);
-  EXPECT_TRUE(has(f->fix, "https://www.nvidia.com/Download/index.aspx")) << f->fix;
-  EXPECT_TRUE(has(f->fix, "NVIDIA App")) << f->fix;
-  EXPECT_TRUE(has(f->fix, "Studio")) << f->fix;
-  EXPECT_TRUE(has(f->fix, "restart Windows")) << f->fix;
+  EXPECT_TRUE(contains(f->fix, "https://www.nvidia.com/Download/index.aspx")) << f->fix;
+  EXPECT_TRUE(contains(f->fix, "NVIDIA App")) << f->fix;
+  EXPECT_TRUE(contains(f->fix, "Studio")) << f->fix;
+  EXPECT_TRUE(contains(f->fix, "restart Windows")) << f->fix;
   expect_windows_steps_only(inv, "no driver");
 }
 
@@ -144,7 +145,7 @@ TEST(WindowsDriver, LibraryMismatchSaysRestartWindows) {
   const auto e = run(inv);
   const Finding* f = find(e, "driver-library-mismatch");
   ASSERT_TRUE(f);
-  EXPECT_TRUE(has(f->fix, "Restart Windows")) << f->fix;
+  EXPECT_TRUE(contains(f->fix, "Restart Windows")) << f->fix;
   expect_windows_steps_only(inv, "mismatch");
 }
 
@@ -177,7 +178,7 @@ TEST(WindowsDriver, EveryDriverFailureGivesWindowsSteps) {
   const Evaluation linux_evaluation = run(linux_machine);  // kept: find() points into it
   const Finding* f = find(linux_evaluation, "driver-library-mismatch");
   ASSERT_TRUE(f);
-  EXPECT_TRUE(has(f->fix, "modprobe")) << f->fix;
+  EXPECT_TRUE(contains(f->fix, "modprobe")) << f->fix;
 }
 
 TEST(WindowsMachine, AnAmdCardGetsTheCpuWheelAndTheRoutesThatExist) {
@@ -195,14 +196,14 @@ TEST(WindowsMachine, AnAmdCardGetsTheCpuWheelAndTheRoutesThatExist) {
   inv.python.executable = "C:\\Users\\li\\AppData\\Local\\Programs\\Python\\Python312\\python.exe";
   const Verdict v = diagnose::diagnose(inv);
   ASSERT_TRUE(v.pip_install);
-  EXPECT_TRUE(has(*v.pip_install, "whl/cpu")) << *v.pip_install;
+  EXPECT_TRUE(contains(*v.pip_install, "whl/cpu")) << *v.pip_install;
   const Finding* f = nullptr;
   for (const auto& x : v.findings)
     if (x.code == "no-nvidia-gpu") f = &x;
   ASSERT_TRUE(f);
-  EXPECT_TRUE(has(f->fix, "no ROCm build for Windows")) << f->fix;
-  EXPECT_TRUE(has(f->fix, "WSL2")) << f->fix;
-  EXPECT_TRUE(has(f->fix, "torch-directml")) << f->fix;
+  EXPECT_TRUE(contains(f->fix, "no ROCm build for Windows")) << f->fix;
+  EXPECT_TRUE(contains(f->fix, "WSL2")) << f->fix;
+  EXPECT_TRUE(contains(f->fix, "torch-directml")) << f->fix;
   expect_windows_steps_only(inv, "amd");
 }
 
@@ -228,17 +229,17 @@ TEST(WindowsPython, TheStoreAliasIsNamedInsteadOfPythonMissing) {
   const auto e = run(inv);
   const Finding* f = find(e, "python-store-alias");
   ASSERT_TRUE(f);
-  EXPECT_TRUE(has(f->message, "WindowsApps")) << f->message;
-  EXPECT_TRUE(has(f->fix, "python.org")) << f->fix;
-  EXPECT_TRUE(has(f->fix, "winget install Python.Python.3.12")) << f->fix;
-  EXPECT_TRUE(has(f->fix, "App execution aliases")) << f->fix;
+  EXPECT_TRUE(contains(f->message, "WindowsApps")) << f->message;
+  EXPECT_TRUE(contains(f->fix, "python.org")) << f->fix;
+  EXPECT_TRUE(contains(f->fix, "winget install Python.Python.3.12")) << f->fix;
+  EXPECT_TRUE(contains(f->fix, "App execution aliases")) << f->fix;
   EXPECT_FALSE(find(e, "python-missing"));
   // Without the alias, python-missing gives the Windows way to get Python and a venv.
   inv.python.store_alias.reset();
   const Evaluation without_alias = run(inv);  // kept: find() points into it
   const Finding* missing = find(without_alias, "python-missing");
   ASSERT_TRUE(missing);
-  EXPECT_TRUE(has(missing->fix, ".venv\\Scripts\\activate")) << missing->fix;
+  EXPECT_TRUE(contains(missing->fix, ".venv\\Scripts\\activate")) << missing->fix;
   expect_windows_steps_only(inv, "python missing");
   // The same fields on Linux: no Store, no alias finding.
   inv.os.family = "linux";
@@ -254,7 +255,7 @@ TEST(WindowsMachine, LongPathsOffIsAdvisedOnlyWhenKnownOff) {
   const auto e = run(inv);
   const Finding* f = find(e, "windows-long-paths");
   ASSERT_TRUE(f);
-  EXPECT_TRUE(has(f->fix, "LongPathsEnabled -Value 1 -PropertyType DWORD -Force")) << f->fix;
+  EXPECT_TRUE(contains(f->fix, "LongPathsEnabled -Value 1 -PropertyType DWORD -Force")) << f->fix;
   // Advisory: the verdict stays what it was without it.
   EXPECT_EQ(e.blocked, before.blocked);
   EXPECT_EQ(e.needs_action, before.needs_action);
@@ -270,7 +271,7 @@ TEST(WindowsMachine, TccIsANoteAndWddmIsNothing) {
   const auto e = run(inv);
   const Finding* f = find(e, "driver-model-tcc");
   ASSERT_TRUE(f);
-  EXPECT_TRUE(has(f->fix, "-dm 0")) << f->fix;
+  EXPECT_TRUE(contains(f->fix, "-dm 0")) << f->fix;
   EXPECT_FALSE(e.blocked);
 }
 
@@ -281,8 +282,8 @@ TEST(WindowsMachine, LowDiskLooksAtTheSystemDrive) {
   const auto e = run(inv);
   const Finding* f = find(e, "low-disk");
   ASSERT_TRUE(f);
-  EXPECT_TRUE(has(f->message, "C:\\")) << f->message;
-  EXPECT_TRUE(has(f->fix, "%USERPROFILE%")) << f->fix;
+  EXPECT_TRUE(contains(f->message, "C:\\")) << f->message;
+  EXPECT_TRUE(contains(f->fix, "%USERPROFILE%")) << f->fix;
   EXPECT_EQ(std::count_if(e.findings.begin(), e.findings.end(), [](const Finding& x) { return x.code == "low-disk"; }), 1);
 }
 

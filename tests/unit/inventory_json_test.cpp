@@ -6,18 +6,12 @@
 #include <string>
 
 #include "inventory/json.hpp"
+#include "test_support.hpp"
 
 using namespace gpuscout;
 
 namespace {
 
-std::string write_temp(const std::string& name, const std::string& text) {
-  const auto dir = std::filesystem::temp_directory_path() / ("gpuscout-inventory-json-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  const auto path = (dir / name).string();
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
 
 std::string doc(const std::string& body) { return R"({"schema": "gpuscout.inventory/1", )" + body + "}"; }
 
@@ -82,7 +76,7 @@ TEST(InventoryReader, RejectsEachHostileFieldNamingFileLineAndField) {
        "of input; expected '}'"},
   };
   for (const auto& c : cases) {
-    const std::string path = write_temp(std::string(c.name) + ".json", c.text);
+    const std::string path = gpuscout::test_support::write_temp("inventory-json", std::string(c.name) + ".json", c.text);
     const auto r = load_inventory_file(path);
     ASSERT_FALSE(r.has_value()) << c.name;
     EXPECT_EQ(r.error().message, path + ": " + c.message) << c.name;
@@ -99,7 +93,7 @@ TEST(InventoryReader, AcceptsWhatTheSchemaAllows) {
     "cpu": {"max_mhz": 5400.5, "logical_cpus": 20, "future_field": {"any": "thing"}, "allowed_cpus": "0-7:2/4,16",
             "numa_nodes": [{"node": 0, "cpus": "0-15", "memory_total_bytes": 68719476736}, {"node": 1, "cpus": ""}]},
     "newer_section": [1, 2, 3])");
-  const auto r = load_inventory_file(write_temp("good.json", text));
+  const auto r = load_inventory_file(gpuscout::test_support::write_temp("inventory-json", "good.json", text));
   ASSERT_TRUE(r.has_value()) << r.error().message;
   EXPECT_EQ(r->gpus.at(0).temperature_c, -5);
   EXPECT_EQ(r->gpus.at(0).errors.at(0).code, -1);
@@ -119,7 +113,7 @@ TEST(InventoryReader, AcceptsWhatTheSchemaAllows) {
 TEST(InventoryReader, CleansStringsToUtf8) {
   // Latin-1 in the file itself, and escapes that decode to control characters.
   const std::string text = doc("\"platform\": {\"product_name\": \"Caf\xE9 \\u001b[31mPC\\u0000\"}");
-  const auto r = load_inventory_file(write_temp("latin1.json", text));
+  const auto r = load_inventory_file(gpuscout::test_support::write_temp("inventory-json", "latin1.json", text));
   ASSERT_TRUE(r.has_value()) << r.error().message;
   EXPECT_EQ(r->platform.product_name, "Caf\xEF\xBF\xBD [31mPC");
 }

@@ -13,6 +13,7 @@
 
 #include "os/process.hpp"
 #include "os/system.hpp"
+#include "test_support.hpp"
 
 using namespace gpuscout;
 using namespace std::chrono_literals;
@@ -42,12 +43,9 @@ class Dir {
   fs::path path_;
 };
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), {});
-}
+using gpuscout::test_support::read_file;
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using gpuscout::test_support::contains;
 
 }  // namespace
 
@@ -95,9 +93,9 @@ TEST(AtomicWrite, ALinkPlantedAtTheOldPredictableTemporaryNameIsNotFollowed) {
   const auto planted = target + ".tmp-gpuscout-" + std::to_string(::getpid());
   fs::create_symlink(victim, planted);
   ASSERT_TRUE(os::write_file_atomic(target, "{\"new\":1}").has_value());
-  EXPECT_EQ(slurp(victim), "precious");
+  EXPECT_EQ(read_file(victim), "precious");
   EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(target)));
-  EXPECT_EQ(slurp(target), "{\"new\":1}");
+  EXPECT_EQ(read_file(target), "{\"new\":1}");
   EXPECT_EQ(dir.entries(), 3u) << "victim, planted link, target: nothing else";
 }
 
@@ -110,7 +108,7 @@ TEST(AtomicWrite, ALinkToARegularFileIsWrittenThroughAndStaysALink) {
   fs::create_symlink(real, dir / "link.json");
   ASSERT_TRUE(os::write_file_atomic(dir / "link.json", "new").has_value());
   EXPECT_TRUE(fs::is_symlink(fs::symlink_status(dir / "link.json")));
-  EXPECT_EQ(slurp(real), "new");
+  EXPECT_EQ(read_file(real), "new");
   struct stat st {};
   ASSERT_EQ(::stat(real.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 07777, 0640u) << "the old file's permissions are kept";

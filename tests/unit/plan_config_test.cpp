@@ -9,6 +9,7 @@
 
 #include "plan/hf_config.hpp"
 #include "plan/safetensors.hpp"
+#include "test_support.hpp"
 
 using namespace gpuscout;
 using namespace gpuscout::plan;
@@ -16,14 +17,9 @@ using namespace gpuscout::plan;
 namespace {
 const std::string kCorpus = std::string(GPUSCOUT_SOURCE_DIR) + "/fuzz/corpus/";
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream b;
-  b << in.rdbuf();
-  return b.str();
-}
+using gpuscout::test_support::read_file;
 
-ConfigRead read(const std::string& file) {
+ConfigRead read_config(const std::string& file) {
   auto r = load_hf_config(kCorpus + "fit_config/" + file);
   EXPECT_TRUE(r.has_value()) << (r ? "" : r.error().message);
   return r ? *r : ConfigRead{};
@@ -31,19 +27,19 @@ ConfigRead read(const std::string& file) {
 }  // namespace
 
 TEST(PlanConfig, ReadsRealConfigsToExactCounts) {
-  EXPECT_EQ(count_params(read("llama-3-8b.json").shape).total, 8'030'261'248ULL);
-  EXPECT_EQ(count_params(read("qwen2.5-7b.json").shape).total, 7'615'616'512ULL);
-  EXPECT_EQ(count_params(read("gpt2.json").shape).total, 124'439'808ULL);
-  EXPECT_EQ(count_params(read("bert-base-cased.json").shape).total, 108'310'272ULL);
-  EXPECT_EQ(count_params(read("mixtral-8x7b.json").shape).total, 46'702'792'704ULL);
-  EXPECT_EQ(count_params(read("gemma-2-9b.json").shape).total, 9'241'705'984ULL);
-  EXPECT_EQ(count_params(read("phi-2.json").shape).total, 2'779'683'840ULL);
-  EXPECT_EQ(count_params(read("vit-base-patch16-224.json").shape).total, 86'567'656ULL);
-  EXPECT_EQ(count_params(read("llama-2-70b-bnb-4bit.json").shape).total, 68'976'648'192ULL);
+  EXPECT_EQ(count_params(read_config("llama-3-8b.json").shape).total, 8'030'261'248ULL);
+  EXPECT_EQ(count_params(read_config("qwen2.5-7b.json").shape).total, 7'615'616'512ULL);
+  EXPECT_EQ(count_params(read_config("gpt2.json").shape).total, 124'439'808ULL);
+  EXPECT_EQ(count_params(read_config("bert-base-cased.json").shape).total, 108'310'272ULL);
+  EXPECT_EQ(count_params(read_config("mixtral-8x7b.json").shape).total, 46'702'792'704ULL);
+  EXPECT_EQ(count_params(read_config("gemma-2-9b.json").shape).total, 9'241'705'984ULL);
+  EXPECT_EQ(count_params(read_config("phi-2.json").shape).total, 2'779'683'840ULL);
+  EXPECT_EQ(count_params(read_config("vit-base-patch16-224.json").shape).total, 86'567'656ULL);
+  EXPECT_EQ(count_params(read_config("llama-2-70b-bnb-4bit.json").shape).total, 68'976'648'192ULL);
 }
 
 TEST(PlanConfig, ReadsGroupedQueryAttentionAndDtype) {
-  const auto s = read("llama-3-8b.json").shape;
+  const auto s = read_config("llama-3-8b.json").shape;
   EXPECT_EQ(s.num_kv_heads, 8u);
   EXPECT_EQ(s.head_dim, 128u);
   EXPECT_EQ(s.max_position_embeddings, 8192u);
@@ -52,7 +48,7 @@ TEST(PlanConfig, ReadsGroupedQueryAttentionAndDtype) {
 }
 
 TEST(PlanConfig, ReadsQuantizationConfig) {
-  const auto s = read("llama-2-70b-bnb-4bit.json").shape;
+  const auto s = read_config("llama-2-70b-bnb-4bit.json").shape;
   ASSERT_TRUE(s.quantization.has_value());
   EXPECT_EQ(s.quantization->format, "nf4");
   EXPECT_EQ(s.quantization->method, "bitsandbytes");
@@ -127,7 +123,7 @@ TEST(PlanConfig, MissingFileAndFolderWithoutConfig) {
 }
 
 TEST(PlanSafetensors, ParsesHeaderTotals) {
-  auto t = parse_safetensors_prefix(slurp(kCorpus + "safetensors/tiny.safetensors"), "tiny");
+  auto t = parse_safetensors_prefix(read_file(kCorpus + "safetensors/tiny.safetensors"), "tiny");
   ASSERT_TRUE(t.has_value()) << t.error().message;
   EXPECT_EQ(t->tensors, 2u);
   EXPECT_EQ(t->elements, 32u * 16 + 16);

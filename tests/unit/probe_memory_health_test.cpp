@@ -20,35 +20,35 @@ struct Health {
   unsigned long long counts[2][2] = {{5, 9}, {1, 2}};  // [corrected, uncorrected][volatile, aggregate]
   unsigned sbe = 0, dbe = 3;
   unsigned rows[4] = {2, 1, 1, 0};  // correctable, uncorrectable, pending, failed
-} g;
+} health;
 
 nvml::Return n_ecc_mode(nvml::Device, nvml::EnableState* current, nvml::EnableState* pending) {
-  *current = g.current;
-  *pending = g.pending;
-  return g.ecc_mode;
+  *current = health.current;
+  *pending = health.pending;
+  return health.ecc_mode;
 }
 nvml::Return n_ecc_errors(nvml::Device, unsigned type, unsigned counter, unsigned long long* n) {
-  *n = g.counts[type][counter];
-  return g.ecc_errors;
+  *n = health.counts[type][counter];
+  return health.ecc_errors;
 }
 // As the driver answers room 0: SUCCESS with no pages, else INSUFFICIENT_SIZE with the count.
 nvml::Return n_retired(nvml::Device, unsigned cause, unsigned* count, unsigned long long*) {
-  if (g.retired != nvml::SUCCESS) return g.retired;
-  const unsigned n = cause == nvml::PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR ? g.dbe : g.sbe;
+  if (health.retired != nvml::SUCCESS) return health.retired;
+  const unsigned n = cause == nvml::PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR ? health.dbe : health.sbe;
   const bool room = *count >= n;
   *count = n;
   return room ? nvml::SUCCESS : nvml::ERROR_INSUFFICIENT_SIZE;
 }
 nvml::Return n_retired_pending(nvml::Device, nvml::EnableState* pending) {
   *pending = nvml::FEATURE_ENABLED;
-  return g.retired_pending;
+  return health.retired_pending;
 }
 nvml::Return n_remapped(nvml::Device, unsigned* corr, unsigned* unc, unsigned* pending, unsigned* failed) {
-  *corr = g.rows[0];
-  *unc = g.rows[1];
-  *pending = g.rows[2];
-  *failed = g.rows[3];
-  return g.remapped;
+  *corr = health.rows[0];
+  *unc = health.rows[1];
+  *pending = health.rows[2];
+  *failed = health.rows[3];
+  return health.remapped;
 }
 
 nvml::Functions table(bool with_health = true) {
@@ -64,11 +64,11 @@ nvml::Functions table(bool with_health = true) {
 
 class MemoryHealthProbe : public ::testing::Test {
  protected:
-  void SetUp() override { g = Health{}; }
+  void SetUp() override { health = Health{}; }
 };
 
 TEST_F(MemoryHealthProbe, EveryAnswerLandsInItsField) {
-  g.pending = nvml::FEATURE_DISABLED;
+  health.pending = nvml::FEATURE_DISABLED;
   const auto report = probe_nvml(table());
   ASSERT_EQ(report.gpus.size(), 1u);
   const auto& gpu = report.gpus[0];
@@ -96,7 +96,7 @@ TEST_F(MemoryHealthProbe, PendingModeOnlyWhenItDiffers) {
 }
 
 TEST_F(MemoryHealthProbe, NotSupportedIsSilence) {
-  g.ecc_mode = g.ecc_errors = g.retired = g.retired_pending = g.remapped = nvml::ERROR_NOT_SUPPORTED;
+  health.ecc_mode = health.ecc_errors = health.retired = health.retired_pending = health.remapped = nvml::ERROR_NOT_SUPPORTED;
   const auto report = probe_nvml(table());
   EXPECT_FALSE(report.gpus[0].memory_health) << "a GeForce card: nothing to say";
   EXPECT_TRUE(report.gpus[0].errors.empty());
@@ -106,8 +106,8 @@ TEST_F(MemoryHealthProbe, NotSupportedIsSilence) {
 }
 
 TEST_F(MemoryHealthProbe, EccOffLeavesTheCountsOut) {
-  g.current = g.pending = nvml::FEATURE_DISABLED;
-  g.ecc_errors = nvml::ERROR_NOT_SUPPORTED;  // what the driver answers with ECC off
+  health.current = health.pending = nvml::FEATURE_DISABLED;
+  health.ecc_errors = nvml::ERROR_NOT_SUPPORTED;  // what the driver answers with ECC off
   const auto report = probe_nvml(table());
   ASSERT_TRUE(report.gpus[0].memory_health);
   const auto& h = *report.gpus[0].memory_health;
@@ -118,8 +118,8 @@ TEST_F(MemoryHealthProbe, EccOffLeavesTheCountsOut) {
 }
 
 TEST_F(MemoryHealthProbe, AFailureIsRecordedAndTheRestKept) {
-  g.remapped = nvml::ERROR_GPU_IS_LOST;
-  g.retired = nvml::ERROR_UNKNOWN;
+  health.remapped = nvml::ERROR_GPU_IS_LOST;
+  health.retired = nvml::ERROR_UNKNOWN;
   const auto report = probe_nvml(table());
   const auto& gpu = report.gpus[0];
   ASSERT_EQ(gpu.errors.size(), 3u);  // both retired-page causes and the remap call

@@ -7,21 +7,17 @@
 
 #include "probe/sources.hpp"
 #include "vendor/cpuid.hpp"
+#include "test_support.hpp"
 
 using namespace gpuscout;
 using namespace gpuscout::probe;
 
 namespace {
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using gpuscout::test_support::read_file;
 }  // namespace
 
 TEST(Cpuinfo, IntelHybridLaptop) {
-  const auto s = parse_cpuinfo(read(std::string(GPUSCOUT_SYSROOTS_DIR) + "/laptop-intel-nvidia/proc/cpuinfo"));
+  const auto s = parse_cpuinfo(read_file(std::string(GPUSCOUT_SYSROOTS_DIR) + "/laptop-intel-nvidia/proc/cpuinfo"));
   EXPECT_EQ(s.vendor, "GenuineIntel");
   EXPECT_EQ(s.model, "13th Gen Intel(R) Core(TM) i7-13700H");
   EXPECT_EQ(s.processors, 20);
@@ -34,7 +30,7 @@ TEST(Cpuinfo, IntelHybridLaptop) {
 }
 
 TEST(Cpuinfo, ArmGravitonHasNoModelNameButAPartNumber) {
-  const auto s = parse_cpuinfo(read(std::string(GPUSCOUT_SYSROOTS_DIR) + "/arm-graviton/proc/cpuinfo"));
+  const auto s = parse_cpuinfo(read_file(std::string(GPUSCOUT_SYSROOTS_DIR) + "/arm-graviton/proc/cpuinfo"));
   EXPECT_EQ(s.model, "Neoverse-V1");
   EXPECT_EQ(s.vendor, "ARM");
   const auto f = dl_features_from_flags(s.flags, "aarch64");
@@ -53,7 +49,7 @@ TEST(Cpuinfo, GarbageLinesAreSkipped) {
 TEST(CpuFeatures, CpuidAgreesWithTheKernelFlagsOnThisMachine) {
   const auto from_cpuid = vendor::cpuid::dl_features(vendor::cpuid::native());
   if (from_cpuid.empty()) GTEST_SKIP() << "not an x86 machine";
-  const auto s = parse_cpuinfo(read("/proc/cpuinfo"));
+  const auto s = parse_cpuinfo(read_file("/proc/cpuinfo"));
   const auto from_flags = dl_features_from_flags(s.flags, "x86_64");
   // The kernel clears flags it cannot support (XSAVE state), so both views must agree feature by feature.
   for (const auto& f : from_cpuid) EXPECT_NE(std::find(from_flags.begin(), from_flags.end(), f), from_flags.end()) << f;

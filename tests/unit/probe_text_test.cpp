@@ -4,19 +4,20 @@
 
 #include "core/text.hpp"
 #include "probe/sources.hpp"
+#include "test_support.hpp"
 
 using namespace gpuscout;
 using namespace gpuscout::probe;
 
 namespace {
-const std::string kFffd = "\xEF\xBF\xBD";
+using gpuscout::test_support::kReplacementChar;
 }  // namespace
 
 TEST(ProbeText, OsReleaseValuesAreCleaned) {
   const auto kv = parse_os_release("PRETTY_NAME=\"Caf\xE9 Linux\"\nID=caf\xE9\x1b\n");
   ASSERT_EQ(kv.size(), 2u);
-  EXPECT_EQ(kv[0].second, "Caf" + kFffd + " Linux");
-  EXPECT_EQ(kv[1].second, "caf" + kFffd);
+  EXPECT_EQ(kv[0].second, "Caf" + kReplacementChar + " Linux");
+  EXPECT_EQ(kv[1].second, "caf" + kReplacementChar);
 }
 
 TEST(ProbeText, PythonProbeOutputWithBadBytesKeepsEveryField) {
@@ -30,7 +31,7 @@ TEST(ProbeText, PythonProbeOutputWithBadBytesKeepsEveryField) {
       "\"capability\": \"12\", \"total_memory_bytes\": -5, \"multi_processor_count\": 128}], \"warnings\": []}}\n",
       py, torch);
   EXPECT_FALSE(py.error.has_value()) << py.error->message;
-  EXPECT_EQ(py.executable, "/home/caf" + kFffd + "/bin/python3");
+  EXPECT_EQ(py.executable, "/home/caf" + kReplacementChar + "/bin/python3");
   ASSERT_TRUE(torch.has_value());
   EXPECT_EQ(torch->version, "2.5.1");
   EXPECT_FALSE(torch->cuda.has_value());  // not a version: dropped, with a warning saying why
@@ -41,7 +42,7 @@ TEST(ProbeText, PythonProbeOutputWithBadBytesKeepsEveryField) {
   EXPECT_FALSE(torch->cudnn_version.has_value());
   ASSERT_EQ(torch->devices.size(), 1u);
   EXPECT_EQ(torch->devices[0].index, 0);
-  EXPECT_EQ(torch->devices[0].name, "RTX " + kFffd);
+  EXPECT_EQ(torch->devices[0].name, "RTX " + kReplacementChar);
   EXPECT_FALSE(torch->devices[0].capability.has_value());
   EXPECT_FALSE(torch->devices[0].total_memory_bytes.has_value());
   EXPECT_EQ(torch->devices[0].multi_processor_count, 128);
@@ -52,7 +53,7 @@ TEST(ProbeText, PythonProbeErrorsAreCleaned) {
   std::optional<TorchInfo> torch;
   parse_python_probe_output("GPUSCOUT_PROBE {\"python\": \"3.12\", \"torch_error\": \"ImportError: caf\xE9\"}", py, torch);
   ASSERT_TRUE(py.error.has_value());
-  EXPECT_EQ(py.error->message, "ImportError: caf" + kFffd);
+  EXPECT_EQ(py.error->message, "ImportError: caf" + kReplacementChar);
   PythonInfo bad;
   parse_python_probe_output("GPUSCOUT_PROBE {\"python\": \"3.12\xE9", bad, torch);
   ASSERT_TRUE(bad.error.has_value());

@@ -24,19 +24,19 @@ using gpuscout::probe::probe_cuda_driver;
 using gpuscout::probe::probe_nvml;
 
 // --- NVML: the driver model ---
-struct NvmlState {
+struct WindowsNvmlState {
   nvml::Return driver_model = nvml::SUCCESS;
   int current = nvml::DRIVER_WDDM, pending = nvml::DRIVER_WDDM;
-} g_nvml;
+} windows_nvml;
 
 nvml::Return n_driver_model(nvml::Device, nvml::DriverModel* current, nvml::DriverModel* pending) {
-  if (g_nvml.driver_model != nvml::SUCCESS) return g_nvml.driver_model;
-  *current = static_cast<nvml::DriverModel>(g_nvml.current);
-  *pending = static_cast<nvml::DriverModel>(g_nvml.pending);
+  if (windows_nvml.driver_model != nvml::SUCCESS) return windows_nvml.driver_model;
+  *current = static_cast<nvml::DriverModel>(windows_nvml.current);
+  *pending = static_cast<nvml::DriverModel>(windows_nvml.pending);
   return nvml::SUCCESS;
 }
 
-nvml::Functions nvml_table(bool with_driver_model = true) {
+nvml::Functions windows_nvml_table(bool with_driver_model = true) {
   nvml::Functions f = gpuscout::test_nvml::one_gpu_table();
   if (with_driver_model) f.device_driver_model = {&n_driver_model, "nvmlDeviceGetDriverModel_v2"};
   return f;
@@ -44,15 +44,15 @@ nvml::Functions nvml_table(bool with_driver_model = true) {
 
 class WindowsNvml : public ::testing::Test {
  protected:
-  void SetUp() override { g_nvml = NvmlState{}; }
+  void SetUp() override { windows_nvml = WindowsNvmlState{}; }
 };
 
 TEST_F(WindowsNvml, DriverModelIsNamedAsNvidiaSmiNamesIt) {
   const std::pair<int, const char*> cases[] = {
       {nvml::DRIVER_WDDM, "WDDM"}, {nvml::DRIVER_WDM, "TCC"}, {nvml::DRIVER_MCDM, "MCDM"}};
   for (const auto& [value, name] : cases) {
-    g_nvml.current = value;
-    const auto report = probe_nvml(nvml_table());
+    windows_nvml.current = value;
+    const auto report = probe_nvml(windows_nvml_table());
     ASSERT_EQ(report.gpus.size(), 1u);
     EXPECT_EQ(report.gpus[0].driver_model, std::optional<std::string>(name)) << value;
     EXPECT_TRUE(report.gpus[0].errors.empty());
@@ -60,24 +60,24 @@ TEST_F(WindowsNvml, DriverModelIsNamedAsNvidiaSmiNamesIt) {
 }
 
 TEST_F(WindowsNvml, TheCurrentModelIsReportedNotThePendingOne) {
-  g_nvml.current = nvml::DRIVER_WDDM;  // `nvidia-smi -dm TCC` run, the reboot still to come
-  g_nvml.pending = nvml::DRIVER_WDM;
-  EXPECT_EQ(probe_nvml(nvml_table()).gpus[0].driver_model, "WDDM");
+  windows_nvml.current = nvml::DRIVER_WDDM;  // `nvidia-smi -dm TCC` run, the reboot still to come
+  windows_nvml.pending = nvml::DRIVER_WDM;
+  EXPECT_EQ(probe_nvml(windows_nvml_table()).gpus[0].driver_model, "WDDM");
 }
 
 TEST_F(WindowsNvml, LinuxDriversNotSupportingItAreSilent) {
-  g_nvml.driver_model = nvml::ERROR_NOT_SUPPORTED;
-  const auto report = probe_nvml(nvml_table());
+  windows_nvml.driver_model = nvml::ERROR_NOT_SUPPORTED;
+  const auto report = probe_nvml(windows_nvml_table());
   EXPECT_FALSE(report.gpus[0].driver_model);
   EXPECT_TRUE(report.gpus[0].errors.empty());
-  const auto old = probe_nvml(nvml_table(false));  // a library without the call at all
+  const auto old = probe_nvml(windows_nvml_table(false));  // a library without the call at all
   EXPECT_FALSE(old.gpus[0].driver_model);
   EXPECT_TRUE(old.gpus[0].errors.empty());
 }
 
 TEST_F(WindowsNvml, AFailingCallIsRecordedWithItsName) {
-  g_nvml.driver_model = nvml::ERROR_GPU_IS_LOST;
-  const auto report = probe_nvml(nvml_table());
+  windows_nvml.driver_model = nvml::ERROR_GPU_IS_LOST;
+  const auto report = probe_nvml(windows_nvml_table());
   EXPECT_FALSE(report.gpus[0].driver_model);
   ASSERT_EQ(report.gpus[0].errors.size(), 1u);
   EXPECT_EQ(report.gpus[0].errors[0].what, "nvmlDeviceGetDriverModel_v2");
@@ -86,8 +86,8 @@ TEST_F(WindowsNvml, AFailingCallIsRecordedWithItsName) {
 }
 
 TEST_F(WindowsNvml, AModelThisTableLacksIsUnknown) {
-  g_nvml.current = 7;
-  const auto report = probe_nvml(nvml_table());
+  windows_nvml.current = 7;
+  const auto report = probe_nvml(windows_nvml_table());
   EXPECT_FALSE(report.gpus[0].driver_model);
   EXPECT_TRUE(report.gpus[0].errors.empty());
 }
@@ -114,54 +114,54 @@ TEST(WindowsVendorTables, ResolveTheNewestNameFirst) {
 }
 
 // --- CUDA: the LUID ---
-struct CudaState {
+struct WindowsCudaState {
   cuda::Status luid = cuda::SUCCESS;
   unsigned char bytes[8] = {0xc4, 0xe1, 0, 0, 0, 0, 0, 0};  // LowPart 0x0000e1c4, HighPart 0
-} g_cuda;
+} windows_cuda;
 
-cuda::Status c_init(unsigned) { return cuda::SUCCESS; }
-cuda::Status c_count(int* c) {
+cuda::Status windows_c_init(unsigned) { return cuda::SUCCESS; }
+cuda::Status windows_c_count(int* c) {
   *c = 1;
   return cuda::SUCCESS;
 }
 cuda::Status c_luid(char* luid, unsigned* node_mask, cuda::Device) {
-  if (g_cuda.luid != cuda::SUCCESS) return g_cuda.luid;
-  std::memcpy(luid, g_cuda.bytes, 8);
+  if (windows_cuda.luid != cuda::SUCCESS) return windows_cuda.luid;
+  std::memcpy(luid, windows_cuda.bytes, 8);
   *node_mask = 1;
   return cuda::SUCCESS;
 }
 
-cuda::Functions cuda_table() {
+cuda::Functions windows_cuda_table() {
   cuda::Functions f;
-  f.init = {&c_init, "cuInit"};
-  f.device_get_count = {&c_count, "cuDeviceGetCount"};
+  f.init = {&windows_c_init, "cuInit"};
+  f.device_get_count = {&windows_c_count, "cuDeviceGetCount"};
   f.device_get_luid = {&c_luid, "cuDeviceGetLuid"};
   return f;
 }
 
 class WindowsCuda : public ::testing::Test {
  protected:
-  void SetUp() override { g_cuda = CudaState{}; }
+  void SetUp() override { windows_cuda = WindowsCudaState{}; }
 };
 
 TEST_F(WindowsCuda, LuidIsWrittenHighPartFirstAsDxgisIs) {
-  auto info = probe_cuda_driver(cuda_table());
+  auto info = probe_cuda_driver(windows_cuda_table());
   ASSERT_EQ(info.devices.size(), 1u);
   EXPECT_EQ(info.devices[0].luid, "0x00000000:0x0000e1c4");
   const unsigned char both[8] = {0x78, 0x56, 0x34, 0x12, 0x01, 0x00, 0x00, 0x80};  // LowPart, then HighPart
-  std::memcpy(g_cuda.bytes, both, 8);
-  info = probe_cuda_driver(cuda_table());
+  std::memcpy(windows_cuda.bytes, both, 8);
+  info = probe_cuda_driver(windows_cuda_table());
   EXPECT_EQ(info.devices[0].luid, "0x80000001:0x12345678");
 }
 
 TEST_F(WindowsCuda, NoLuidWhereTheDriverHasNone) {
-  g_cuda.luid = cuda::ERROR_NOT_SUPPORTED;  // Linux
-  auto info = probe_cuda_driver(cuda_table());
+  windows_cuda.luid = cuda::ERROR_NOT_SUPPORTED;  // Linux
+  auto info = probe_cuda_driver(windows_cuda_table());
   EXPECT_FALSE(info.devices[0].luid);
   EXPECT_FALSE(info.error);
-  g_cuda = CudaState{};
-  std::memset(g_cuda.bytes, 0, 8);  // an all-zero LUID names no adapter
-  info = probe_cuda_driver(cuda_table());
+  windows_cuda = WindowsCudaState{};
+  std::memset(windows_cuda.bytes, 0, 8);  // an all-zero LUID names no adapter
+  info = probe_cuda_driver(windows_cuda_table());
   EXPECT_FALSE(info.devices[0].luid);
 }
 

@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
+#include "core/json.hpp"
 #include "os/system.hpp"
 #include "probe/windows_facts.hpp"
 

@@ -2,6 +2,7 @@
 
 #include "diagnose/diagnose.hpp"
 #include "report/markdown.hpp"
+#include "test_support.hpp"
 
 using namespace gpuscout;
 using report::escape_markdown;
@@ -10,7 +11,7 @@ using report::render_markdown;
 
 namespace {
 
-bool contains(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
+using gpuscout::test_support::contains;
 
 Gpu nvidia_gpu(int index, std::string name, std::string bus) {
   Gpu g;

@@ -6,6 +6,8 @@
 
 #include "inventory/json.hpp"
 #include "report/privacy.hpp"
+#include "test_support.hpp"
+#include "scoped_env.hpp"
 
 using namespace gpuscout;
 using report::PrivacyContext;
@@ -21,26 +23,9 @@ PrivacyContext alice() {
   return ctx;
 }
 
-/// Sets an environment variable for one test and puts the old value back.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    ::setenv(name, value, 1);
-  }
-  ~ScopedEnv() {
-    if (old_) ::setenv(name_, old_->c_str(), 1);
-    else ::unsetenv(name_);
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
+using gpuscout::test_support::ScopedEnv;
 
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
-
-bool contains(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
+using gpuscout::test_support::contains;
 
 Inventory private_machine() {
   Inventory inv;
@@ -165,9 +150,9 @@ TEST(PrivacyContext, SkipsShortAndGenericNames) {
 }
 
 TEST(PrivacyContext, ThisMachineReadsTheEnvironment) {
-  const ScopedEnv home("HOME", "/home/testperson/");
-  const ScopedEnv user("USER", "testperson");
-  const ScopedEnv sudo_user("SUDO_USER", "otherperson");
+  const ScopedEnv home{{"HOME", "/home/testperson/"}};
+  const ScopedEnv user{{"USER", "testperson"}};
+  const ScopedEnv sudo_user{{"SUDO_USER", "otherperson"}};
   const auto ctx = report::privacy_context(Inventory{}, true);
   EXPECT_NE(std::ranges::find(ctx.home_dirs, "/home/testperson"), ctx.home_dirs.end());
   EXPECT_NE(std::ranges::find(ctx.user_names, "testperson"), ctx.user_names.end());
@@ -177,7 +162,7 @@ TEST(PrivacyContext, ThisMachineReadsTheEnvironment) {
 
 TEST(PrivacyContext, IgnoresTrivialHome) {
   for (const char* trivial : {"/", "/tmp", "relative/home"}) {
-    const ScopedEnv home("HOME", trivial);
+    const ScopedEnv home{{"HOME", trivial}};
     const auto ctx = report::privacy_context(Inventory{}, true);
     EXPECT_EQ(std::ranges::find(ctx.home_dirs, trivial), ctx.home_dirs.end()) << trivial;
   }

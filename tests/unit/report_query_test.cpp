@@ -6,7 +6,7 @@ using namespace gpuscout;
 
 namespace {
 
-Inventory two_gpus() {
+Inventory two_nvidia_and_an_igpu() {
   Inventory inv;
   inv.nvidia.driver_version = "580.95.05";
   Gpu a;
@@ -33,7 +33,7 @@ Inventory two_gpus() {
 }
 
 std::string gpu_query(const std::string& fields, const std::string& format = "csv") {
-  auto r = report::render_gpu_query(two_gpus(), *report::parse_field_list(fields), *report::parse_query_format(format));
+  auto r = report::render_gpu_query(two_nvidia_and_an_igpu(), *report::parse_field_list(fields), *report::parse_query_format(format));
   return r ? *r : "error: " + r.error().message;
 }
 
@@ -74,7 +74,7 @@ TEST(QueryFormat, CsvWithItsTwoModifiersOnly) {
 }
 
 TEST(InventoryQuery, DottedPathsIntoTheDocument) {
-  Inventory inv = two_gpus();
+  Inventory inv = two_nvidia_and_an_igpu();
   inv.cpu.model = "AMD Ryzen 7 5800X";
   const Json doc = inventory_to_json(inv);
   const auto q = [&](const std::string& paths, const std::string& format) {

@@ -14,11 +14,12 @@
 #include "report/advice_render.hpp"
 #include "report/fit_render.hpp"
 #include "report/platforms_render.hpp"
+#include "test_support.hpp"
 
 namespace gpuscout::report {
 namespace {
 
-bool contains(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
+using gpuscout::test_support::contains;
 
 std::vector<std::string> keys(const Json& object) {
   std::vector<std::string> out;
