@@ -65,14 +65,6 @@ std::string no_update_reason(const Context& c) {
   return tr("The driver cannot be updated");
 }
 
-/// Removes the installed torch with the same interpreter first, so no other build stays behind.
-std::string replace_step(const Context& c) {
-  if (c.torch_choice.command.empty()) return install_step(c);
-  // Magics do not chain with &&: in a notebook these are two lines of a cell.
-  if (c.inv.platform.notebook) return trf("run `%pip uninstall -y torch`, then {}", install_step(c));
-  return fmt::format("{} -m pip uninstall -y torch && {}", python_command(c.inv), install_step(c));
-}
-
 /// Python found a torch package but `import torch` raised.
 bool torch_import_failed(const PythonInfo& py) { return py.error && py.torch_installed; }
 
@@ -167,7 +159,7 @@ std::vector<Note> torch_broken(const Context& c) {
   const auto& py = c.inv.python;
   if (!py.probed || c.inv.torch || !torch_import_failed(py)) return {};
   return one(trf("PyTorch is installed but fails to import: {}", py.error->message),
-             trf("Reinstall it: {}", replace_step(c)));
+             trf("Reinstall it: {}", install_step(c)));
 }
 
 std::vector<Note> python_too_old(const Context& c) {
@@ -215,7 +207,7 @@ std::vector<Note> python_store_alias(const Context& c) {
 std::vector<Note> torch_cpu_only(const Context& c) {
   if (!nvidia_and_torch(c) || c.inv.torch->cuda || c.inv.torch->hip) return {};
   return one(trf("The installed PyTorch {} is a CPU-only build: it cannot use the NVIDIA GPU.", c.inv.torch->version),
-             trf("Replace it: {}", replace_step(c)));
+             trf("Replace it: {}", install_step(c)));
 }
 
 std::vector<Note> driver_too_old_for_torch(const Context& c) {
@@ -233,14 +225,14 @@ std::vector<Note> driver_too_old_for_torch(const Context& c) {
                c.driver_updatable && !c.driver_ceiling
                    ? trf("Install a PyTorch built for your driver: {}; or update the driver to one that supports CUDA "
                          "{}.",
-                         replace_step(c), *t.cuda)
-                   : trf("{}: install a PyTorch built for it: {}", no_update_reason(c), replace_step(c)));
+                         install_step(c), *t.cuda)
+                   : trf("{}: install a PyTorch built for it: {}", no_update_reason(c), install_step(c)));
   return one(trf("PyTorch {} is built with CUDA {}, which needs NVIDIA driver {} or newer; {}.", t.version, *t.cuda,
                  need->str(), this_driver),
              c.driver_reachable(*need)
                  ? trf("Install a PyTorch built for your driver: {}; or update the driver to {} or newer.",
-                       replace_step(c), need->str())
-                 : trf("{}: install a PyTorch built for it: {}", no_update_reason(c), replace_step(c)));
+                       install_step(c), need->str())
+                 : trf("{}: install a PyTorch built for it: {}", no_update_reason(c), install_step(c)));
 }
 
 std::vector<Note> driver_older_than_torch_cuda(const Context& c) {
@@ -263,7 +255,7 @@ std::vector<Note> torch_cuda_unavailable(const Context& c) {
                  ? trf("PyTorch {} reports torch.cuda.is_available() == False.", t.version)
                  : trf("PyTorch {} reports torch.cuda.is_available() == False: {}.", t.version, t.warnings.front()),
              trf("Run `{} -c \"import torch; torch.cuda.init()\"` to see the error; reinstall with: {}",
-                 python_command(c.inv), replace_step(c)));
+                 python_command(c.inv), install_step(c)));
 }
 
 std::vector<Note> torch_few_threads(const Context& c) {
@@ -293,7 +285,7 @@ std::vector<Note> torch_debug_build(const Context& c) {
   return one(trf("PyTorch {} is a debug build (torch.version.debug is True): it runs many times slower than a "
                  "release build.",
                  c.inv.torch->version),
-             trf("Install a release build: {}", replace_step(c)));
+             trf("Install a release build: {}", install_step(c)));
 }
 
 }  // namespace gpuscout::diagnose::checks
