@@ -8,7 +8,6 @@
 #include "bench/result.hpp"
 #include "core/error.hpp"
 #include "core/json.hpp"
-#include "inventory/json.hpp"  // std::optional as null or value
 
 namespace gpuscout::bench {
 

@@ -197,32 +197,20 @@ std::string install_command_from_index(const Inventory& inv, const std::string& 
   }
   const std::string url = fmt::format("--index-url https://download.pytorch.org/whl/{}", index);
   // pip keeps an installed build whose version meets the pins whatever its variant (PEP 440 ignores the local label:
-  // 2.14.0+cu130 satisfies torch==2.14.*), so the build in place goes first, with its companions.
-  const auto removed = installed_torch_set(inv);
-  // In a hosted notebook the user types into a cell: %pip works on the kernel's own interpreter, one magic a line.
-  if (inv.platform.notebook)
-    return (removed.empty() ? std::string() : fmt::format("%pip uninstall -y {}\n", fmt::join(removed, " "))) +
-           fmt::format("%pip install {} {}", packages, url);
+  // 2.14.0+cu130 satisfies torch==2.14.*). Where the interpreter has a torch, --force-reinstall makes pip take the
+  // named builds from the index (their dependencies are fetched again too): one line that works the same in bash,
+  // cmd, PowerShell and a notebook's %pip, where `uninstall && install` would not.
+  const std::string install =
+      fmt::format("install {}{} {}", packages, inv.python.torch_installed || inv.torch ? " --force-reinstall" : "", url);
+  // In a hosted notebook the user types into a cell: %pip works on the kernel's own interpreter.
+  if (inv.platform.notebook) return "%pip " + install;
   // PEP 668: pip refuses to install into a distribution's own Python (externally-managed-environment).
   if (!on_windows(inv) && inv.python.externally_managed.value_or(false) && !inv.python.in_venv.value_or(false))
     // TRANSLATORS: only the words in parentheses are prose; the command before them stays as it is.
     return trf("{} -m venv ~/venvs/torch && ~/venvs/torch/bin/python -m pip install {} {} (then run "
                "your scripts with ~/venvs/torch/bin/python, or `source ~/venvs/torch/bin/activate`)",
                python_command(inv), packages, url);
-  const std::string install = fmt::format("{} -m pip install {} {}", python_command(inv), packages, url);
-  if (removed.empty()) return install;
-  return fmt::format("{} -m pip uninstall -y {} && {}", python_command(inv), fmt::join(removed, " "), install);
-}
-
-std::vector<std::string> installed_torch_set(const Inventory& inv) {
-  if (!inv.python.torch_installed && !inv.torch) return {};
-  if (inv.python.packages.empty()) return {"torch", "torchvision", "torchaudio"};
-  std::vector<std::string> out = {"torch"};
-  for (const char* companion : {"torchvision", "torchaudio"})
-    if (std::any_of(inv.python.packages.begin(), inv.python.packages.end(),
-                    [&](const PythonPackage& p) { return p.name == companion; }))
-      out.push_back(companion);
-  return out;
+  return fmt::format("{} -m pip {}", python_command(inv), install);
 }
 
 const catalog::DriverBranch* ended_branch(const Inventory& inv) {

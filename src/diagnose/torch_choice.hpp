@@ -28,14 +28,10 @@ std::vector<const catalog::TorchBuild*> fitting_builds(const std::vector<catalog
 /// `"/usr/bin/python3" -m pip install "torch==2.5.*" "torchvision==0.20.*" "torchaudio==2.5.*" --index-url
 /// https://download.pytorch.org/whl/cu121`; in a hosted notebook `%pip install ...`, typed into a cell; for an
 /// externally managed interpreter (PEP 668) that is no venv, a venv made first and pip run in it. Where the
-/// interpreter has a torch, `pip uninstall -y` of installed_torch_set comes first (a line of its own in a notebook):
-/// pip would otherwise keep the build in place, whose version already meets the pins.
+/// interpreter has a torch, `--force-reinstall` after the pins: pip would otherwise keep the build in place, whose version
+/// already meets the pins.
 std::string install_command(const Inventory& inventory, const std::string& release,
                             const std::optional<std::string>& cuda);
-
-/// What replacing the interpreter's PyTorch removes: torch and the companions it has (torchvision, torchaudio), all
-/// three when its package list is unknown (pip skips one that is not there); empty when it has no torch.
-std::vector<std::string> installed_torch_set(const Inventory& inventory);
 
 /// The same from a wheel index name ("cu128", "cpu", "rocm7.2", "xpu").
 std::string install_command_from_index(const Inventory& inventory, const std::string& release, const std::string& index);

@@ -4,9 +4,9 @@
 A GTX 1060 (sm_61) machine whose venv has torch and torchvision built for CUDA 13.0 (no sm_61 code, and a driver too
 old for it): gpuscout names the build that fits. The test makes tiny local wheels of the versions that command pins,
 in the variant installed (+cu130) and the variant named (+cuNNN from its --index-url), installs the first set into a
-fresh venv, and runs the command as printed (bash for the terminal line; each %pip line through the venv's pip for
-the notebook form), with the index URL pointed at the local folder. Passes when every package named is then the new
-variant. It also checks the trap the uninstall step exists for: a plain `pip install "torch==R.*"` leaves +cu130 in
+fresh venv, and runs the command as printed (bash for the terminal line; the %pip line through the venv's pip for the
+notebook form), with the index URL pointed at the local folder. Passes when every package named is then the new
+variant. It also checks the trap the command's --force-reinstall exists for: a plain `pip install "torch==R.*"` leaves +cu130 in
 place, since PEP 440 ignores the local label.
 
 Usage: check_replace.py GPUSCOUT_BINARY    (exit 0 passed, 1 failed, 77 skipped: no venv module)
@@ -108,20 +108,16 @@ def check(gpuscout, work, notebook):
     if plain.returncode != 0 or not installed(python)["torch"].endswith("+" + OLD):
         return "expected a plain pip install of the pins to keep the installed build (the trap this test is about)"
     local = command.replace(index.group(0), f"--no-index --find-links {new_dir}")
+    if "\n" in command:
+        return f"the command is one line: {command!r}"
     if notebook:
-        lines = local.split("\n")
-        if not all(line.startswith("%pip ") for line in lines):
-            return f"a notebook command is %pip lines: {command!r}"
-        for line in lines:
-            done = run([python, "-m", "pip"] + line[len("%pip "):].replace('"', "").split(), env=env)
-            if done.returncode != 0:
-                return f"{line} failed: {done.stderr}"
+        if not local.startswith("%pip "):
+            return f"a notebook command is a %pip line: {command!r}"
+        done = run([python, "-m", "pip"] + local[len("%pip "):].replace('"', "").split(), env=env)
     else:
-        if "\n" in command:
-            return f"a terminal command is one line: {command!r}"
         done = run(["bash", "-c", local], env=env)
-        if done.returncode != 0:
-            return f"the command failed: {local}\n{done.stdout}\n{done.stderr}"
+    if done.returncode != 0:
+        return f"the command failed: {local}\n{done.stdout}\n{done.stderr}"
     now = installed(python)
     wrong = {name: now.get(name) for name, release in pins.items() if now.get(name) != f"{release}.0+{new}"}
     if wrong:

@@ -3,7 +3,6 @@
 #include "catalog/catalog.hpp"
 #include "core/version.hpp"
 #include "diagnose/diagnose.hpp"
-#include "diagnose/torch_choice.hpp"
 #include "diagnose_machines.hpp"
 
 using namespace gpuscout;
@@ -107,46 +106,45 @@ TEST(ChooseTorch, AnExternallyManagedPythonGetsAVenvFirst) {
   EXPECT_EQ(diagnose::choose_torch(inv).command.rfind("/usr/bin/python3 -m pip install", 0), 0u);
 }
 
-TEST(ChooseTorch, AnInstalledBuildIsRemovedWithItsCompanionsFirst) {
-  // torch 2.14.0+cu130 meets "torch==2.14.*": pip would keep it, so the command removes what is there first.
+TEST(ChooseTorch, AnInstalledBuildIsReplacedInOneLine) {
+  // torch 2.14.0+cu130 meets "torch==2.14.*": pip would keep it, so the command forces the named builds in.
   auto inv = test_machines::with_torch(machine_with("6.1", "550.163.01"), "2.14.0+cu130", "13.0", false);
   inv.python.probed = true;
   inv.python.version = "3.12.3";
   inv.python.executable = "/usr/bin/python3";
   inv.python.torch_installed = true;
-  inv.python.packages = {{"numpy", "2.1.0"}, {"torch", "2.14.0+cu130"}, {"torchvision", "0.29.0+cu130"}};
-  EXPECT_EQ(diagnose::installed_torch_set(inv), (std::vector<std::string>{"torch", "torchvision"}));
   const auto c = diagnose::choose_torch(inv);
-  EXPECT_EQ(c.command.rfind("/usr/bin/python3 -m pip uninstall -y torch torchvision && /usr/bin/python3 -m pip install "
-                            "\"torch==",
-                            0),
-            0u)
+  EXPECT_EQ(c.command.rfind("/usr/bin/python3 -m pip install \"torch==", 0), 0u) << c.command;
+  EXPECT_NE(c.command.find("\" --force-reinstall --index-url https://download.pytorch.org/whl/cu126"), std::string::npos)
       << c.command;
+  EXPECT_EQ(c.command.find('\n'), std::string::npos) << c.command;
   EXPECT_EQ(diagnose::diagnose(inv).pip_install, c.command);  // the summary's command is the finding's
-  inv.python.packages.clear();  // an inventory without the package list: all three (pip skips what is absent)
-  EXPECT_EQ(diagnose::installed_torch_set(inv), (std::vector<std::string>{"torch", "torchvision", "torchaudio"}));
-  inv.platform.notebook = "colab";  // magics do not chain: one line each
-  EXPECT_EQ(diagnose::choose_torch(inv).command.rfind("%pip uninstall -y torch torchvision torchaudio\n%pip install ", 0),
-            0u);
+  inv.platform.notebook = "colab";  // one %pip line, typed into a cell
+  const auto notebook = diagnose::choose_torch(inv).command;
+  EXPECT_EQ(notebook.rfind("%pip install \"torch==", 0), 0u) << notebook;
+  EXPECT_NE(notebook.find(" --force-reinstall "), std::string::npos) << notebook;
   inv.platform.notebook.reset();
-  inv.python.externally_managed = true;  // a fresh venv has nothing to remove
+  inv.python.externally_managed = true;  // a fresh venv has nothing to replace
   inv.python.in_venv = false;
-  EXPECT_EQ(diagnose::choose_torch(inv).command.find("uninstall"), std::string::npos);
-  inv.python.torch_installed = false;  // nothing installed: nothing removed
+  EXPECT_EQ(diagnose::choose_torch(inv).command.find("--force-reinstall"), std::string::npos);
+  inv.python.externally_managed = false;
+  inv.python.torch_installed = false;  // nothing installed: a plain install
   inv.torch.reset();
-  EXPECT_TRUE(diagnose::installed_torch_set(inv).empty());
+  const auto fresh = diagnose::choose_torch(inv).command;
+  EXPECT_EQ(fresh.rfind("/usr/bin/python3 -m pip install \"torch==", 0), 0u) << fresh;
+  EXPECT_EQ(fresh.find("--force-reinstall"), std::string::npos) << fresh;
 }
 
 TEST(Verdict, TheFindingShowsTheSummarysReplacingCommand) {
-  // A CUDA 13.0 torch on a 535 driver: the finding's fix carries the summary's command whole, removal included,
-  // rather than a removal glued in front of the sentence.
+  // A CUDA 13.0 torch on a 535 driver: the finding's fix carries the summary's command whole, rather than a
+  // removal glued in front of the sentence.
   auto inv = test_machines::with_torch(machine_with("8.9", "535.104.05"), "2.9.1+cu130", "13.0", false);
   inv.nvidia.cuda_driver_version = "12.2";
   inv.python.executable = "/usr/bin/python3";
   inv.python.torch_installed = true;
   const auto v = diagnose::diagnose(inv);
   ASSERT_TRUE(v.pip_install.has_value());
-  EXPECT_EQ(v.pip_install->rfind("/usr/bin/python3 -m pip uninstall -y torch torchvision torchaudio && ", 0), 0u);
+  EXPECT_NE(v.pip_install->find(" --force-reinstall --index-url "), std::string::npos) << *v.pip_install;
   bool shown = false;
   for (const auto& f : v.findings) {
     EXPECT_EQ(f.fix.find("&& First"), std::string::npos) << f.fix;
