@@ -200,6 +200,16 @@ DriverBranch read_driver_branch(csv::CellReader& c) {
   return row;
 }
 
+DriverRoute read_driver_route(csv::CellReader& c) {
+  DriverRoute row;
+  row.os_id = c.text("os_id", csv::Need::required);
+  row.version_id = c.text("version_id");
+  row.driver = c.version("driver", 1, 3, "535.247.01");
+  row.command = c.text("command", csv::Need::required);
+  row.prerequisite = c.text("prerequisite");
+  return row;
+}
+
 ComputeCapability read_compute_capability(csv::CellReader& c) {
   ComputeCapability row;
   row.cc = capability(c, "cc", csv::Need::required).value_or("");
@@ -256,6 +266,12 @@ const std::vector<DriverBranch>& driver_branches() {
   return rows;
 }
 
+const std::vector<DriverRoute>& driver_routes() {
+  static const std::vector<DriverRoute> rows = load_rows<DriverRoute>(
+      "driver_routes.csv", {"os_id", "version_id", "driver", "command", "prerequisite"}, read_driver_route);
+  return rows;
+}
+
 const std::vector<std::string>& amd_apu_targets() {
   static const std::vector<std::string> rows = load_rows<std::string>(
       "amd_apus.csv", {"gfx_target", "products"}, [](csv::CellReader& c) {
@@ -285,6 +301,18 @@ const DriverBranch* last_driver_branch(std::string_view cc) {
   return nullptr;
 }
 
+const DriverRoute* find_driver_route(std::string_view os_id, std::string_view version_id) {
+  const DriverRoute* any_version = nullptr;
+  for (const auto& row : driver_routes()) {
+    if (row.os_id != os_id) continue;
+    if (row.version_id.empty()) any_version = any_version ? any_version : &row;
+    else if (version_id == row.version_id ||
+             (version_id.starts_with(row.version_id) && version_id.substr(row.version_id.size()).starts_with('.')))
+      return &row;
+  }
+  return any_version;
+}
+
 std::vector<std::string> load_errors() {
   gpus();
   cuda_drivers();
@@ -292,6 +320,7 @@ std::vector<std::string> load_errors() {
   compute_capabilities();
   torch_companions();
   driver_branches();
+  driver_routes();
   amd_apu_targets();
   auto all = errors();
   if (auto e = precision_load_error(); !e.empty()) all.push_back(e);

@@ -77,6 +77,15 @@ struct DriverBranch {
   std::optional<std::string> max_cuda;  ///< the newest CUDA that branch runs natively, "11.4"
 };
 
+/// How a Linux distribution installs the NVIDIA driver (data/driver_routes.csv).
+struct DriverRoute {
+  std::string os_id;                  ///< os-release ID: "debian"
+  std::string version_id;             ///< os-release VERSION_ID it holds for ("12"); "" for every version
+  std::optional<Version> driver;      ///< the driver its package installs; none: it follows NVIDIA's current branch
+  std::string command;                ///< one line to paste: "sudo apt install nvidia-driver firmware-misc-nonfree"
+  std::string prerequisite;           ///< what to do first, in words (translated where shown); "" when nothing
+};
+
 struct ComputeCapability {
   std::string cc, sm, architecture, family;
 };
@@ -89,6 +98,7 @@ inline bool is_cpu_build(const TorchBuild& b) { return !b.cuda && !b.index; }
 const std::vector<ComputeCapability>& compute_capabilities();
 const std::vector<TorchCompanions>& torch_companions();
 const std::vector<DriverBranch>& driver_branches();
+const std::vector<DriverRoute>& driver_routes();
 /// AMD's integrated GPUs (APUs) by the ISA ROCm names them with ("gfx1036"), from data/amd_apus.csv.
 const std::vector<std::string>& amd_apu_targets();
 bool is_amd_apu(std::string_view gfx_target);
@@ -96,6 +106,9 @@ bool is_amd_apu(std::string_view gfx_target);
 const TorchCompanions* find_torch_companions(std::string_view torch);
 /// The ended branch that a compute capability's architecture stopped at; nullptr while it is still supported.
 const DriverBranch* last_driver_branch(std::string_view cc);
+/// The driver route of a distribution: the row for its ID and VERSION_ID ("12" also matches "12.7"), else the
+/// row for its ID with no version; nullptr when the table has none.
+const DriverRoute* find_driver_route(std::string_view os_id, std::string_view version_id);
 /// Errors met while loading the tables ("DIR/torch_builds.csv:5:12: cuda 'cu126' is not a version like 12.8").
 std::vector<std::string> load_errors();
 

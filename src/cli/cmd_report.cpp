@@ -132,7 +132,12 @@ void redact_verdict(diagnose::Verdict& v, const report::PrivacyContext& ctx) {
     f.message = report::redact_text(f.message, ctx);
     f.fix = report::redact_text(f.fix, ctx);
   }
-  if (v.pip_install) v.pip_install = report::redact_text(*v.pip_install, ctx);
+  for (auto& s : v.plan.steps) {
+    s.action = report::redact_text(s.action, ctx);
+    s.command = report::redact_text(s.command, ctx);
+    s.why = report::redact_text(s.why, ctx);
+    s.changes = report::redact_text(s.changes, ctx);
+  }
 }
 
 void run_report(const ReportOptions& o) {

@@ -8,6 +8,7 @@
 #include "catalog/gpu_match.hpp"
 #include "core/data_files.hpp"
 #include "core/i18n.hpp"
+#include "diagnose/driver_route.hpp"
 #include "diagnose/torch_choice.hpp"
 
 namespace gpuscout::diagnose {
@@ -51,6 +52,10 @@ std::string driver_hint(const Inventory& inv, const TorchChoice& choice) {
                : trf("the last NVIDIA driver for this GPU, {} (its architecture gets no newer one)",
                      branch->last_driver.str());
   if (!choice.cuda) return tr("the current NVIDIA driver");
+  // The distribution's package installs one branch, and the wheel was chosen for it: name that driver.
+  if (const auto* route = distro_driver_route(inv); route && route->driver && choice.driver_needed == route->driver->str())
+    return trf("the NVIDIA driver {} (the one your distribution packages; it runs the CUDA {} PyTorch wheel)",
+               route->driver->str(), *choice.cuda);
   const auto need = catalog::min_driver_for_cuda(*choice.cuda, driver_os(inv));
   if (!need) return trf("a driver that supports CUDA {0} (for CUDA {0} PyTorch wheels)", *choice.cuda);
   return trf("a driver of at least {} (for CUDA {} PyTorch wheels)", need->str(), *choice.cuda);
@@ -195,6 +200,14 @@ Context make_context(const Inventory& inv) {
   c.driver_updatable = driver_can_be_updated(inv);
   c.driver_ceiling = driver_ceiling(inv);
   c.torch_driver = torch_driver_facts(inv, c.driver, c.driver_cuda);
+  if (c.torch_driver && (c.torch_driver->below_family || c.torch_driver->driver_cuda_older) && own_machine(inv) &&
+      !c.torch_choice.installed_fits) {
+    const auto& f = *c.torch_driver;
+    const std::optional<Version> need = f.ga_min ? f.ga_min : f.family_min;
+    const bool has_code = std::none_of(c.nvidia.begin(), c.nvidia.end(),
+                                       [](const GpuFacts& g) { return g.installed_torch_lacks_code; });
+    if (need && has_code && c.driver_reachable(*need)) c.driver_for_installed = need;
+  }
   c.torch_backend_device = torch_backend_device(inv);
   c.notebook_gpu_switch = notebook_gpu_switch(inv, c.platform);
   c.python = python_facts(inv, c.platform);

@@ -68,6 +68,10 @@ struct Context {
   /// On a hosted notebook: another of its free GPUs that current PyTorch runs, "offer: the steps to switch".
   std::optional<std::string> notebook_gpu_switch;
   std::optional<TorchDriverFacts> torch_driver;
+  /// The installed CUDA PyTorch has code for every GPU and needs only a newer driver (this version), on the user's
+  /// own machine where the driver can be updated: that update is the step, a wheel for the old driver the
+  /// alternative. Keeps what works rather than reinstalling it.
+  std::optional<Version> driver_for_installed;
   /// A ROCm or XPU build of PyTorch that sees a GPU: its device ("cuda:0", "xpu:0").
   std::optional<std::string> torch_backend_device;
   PythonFacts python;

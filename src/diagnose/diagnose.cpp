@@ -5,12 +5,20 @@
 #include <fmt/format.h>
 
 #include "diagnose/context.hpp"
+#include "diagnose/plan.hpp"
 #include "diagnose/rules.hpp"
 
 namespace gpuscout::diagnose {
 namespace {
 
 int severity_rank(const std::string& s) { return s == "error" ? 0 : s == "warning" ? 1 : 2; }
+
+/// What blocks GPU training first, then what needs a step, then advice.
+int effect_rank(const std::string& code) {
+  for (const Rule& r : rules())
+    if (r.code == code) return r.effect == Effect::blocks ? 0 : r.effect == Effect::needs_action ? 1 : 2;
+  return 2;
+}
 
 }  // namespace
 
@@ -41,7 +49,6 @@ Verdict diagnose(const Inventory& inv) {
   const Context context = make_context(inv);
   Evaluation result = evaluate(context);
   Verdict v;
-  v.findings = std::move(result.findings);
   const bool nvidia_usable = !context.nvidia.empty() && !result.blocked &&
                              (inv.cuda.available || (inv.nvidia.driver_version && !inv.cuda.error));
   const bool gpu_usable = nvidia_usable || context.torch_backend_device.has_value();
@@ -51,11 +58,21 @@ Verdict diagnose(const Inventory& inv) {
   if (nvidia_usable) v.device = best_device(inv);
   else v.device = context.torch_backend_device.value_or("cpu");
   v.torch_fits = context.torch_choice.installed_fits;
-  if (!v.torch_fits && !context.torch_choice.command.empty()) v.pip_install = context.torch_choice.command;
-  // Errors first, then warnings, then information; table order within a severity.
-  std::stable_sort(v.findings.begin(), v.findings.end(),
-                   [](const Finding& a, const Finding& b) { return severity_rank(a.severity) < severity_rank(b.severity); });
+  v.plan = make_plan(context, result, gpu_usable);
+  v.findings = std::move(result.findings);
+  for (const auto& g : inv.gpus)
+    if (!g.integrated || inv.gpus.size() == 1) v.gpu_names.push_back(g.name);
+  // What blocks the GPU first, then what needs a step, then advice; by severity within each, then table order.
+  std::stable_sort(v.findings.begin(), v.findings.end(), [](const Finding& a, const Finding& b) {
+    return std::pair(effect_rank(a.code), severity_rank(a.severity)) < std::pair(effect_rank(b.code), severity_rank(b.severity));
+  });
   return v;
+}
+
+std::optional<std::string> torch_command(const Plan& plan) {
+  for (const auto& s : plan.steps)
+    if (s.kind == "torch" && !s.command.empty()) return s.command;
+  return std::nullopt;
 }
 
 int strict_exit_code(const Verdict& v) {
@@ -68,8 +85,18 @@ nlohmann::ordered_json to_json(const Verdict& v) {
   nlohmann::ordered_json j;
   j["status"] = v.status;
   j["device"] = v.device;
-  j["pip_install"] = v.pip_install ? nlohmann::ordered_json(*v.pip_install) : nlohmann::ordered_json(nullptr);
   j["torch_fits"] = v.torch_fits;
+  nlohmann::ordered_json steps = nlohmann::ordered_json::array();
+  for (const auto& s : v.plan.steps)
+    steps.push_back({{"kind", s.kind},
+                     {"action", s.action},
+                     {"command", s.command.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s.command)},
+                     {"why", s.why},
+                     {"changes", s.changes},
+                     {"root", s.root},
+                     {"reboot", s.reboot},
+                     {"finding", s.finding.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s.finding)}});
+  j["plan"] = {{"outcome", v.plan.outcome}, {"steps", std::move(steps)}};
   j["findings"] = nlohmann::ordered_json::array();
   for (const auto& f : v.findings)
     j["findings"].push_back({{"code", f.code}, {"severity", f.severity}, {"message", f.message}, {"fix", f.fix}});

@@ -13,13 +13,36 @@ namespace gpuscout::diagnose {
 
 using Finding = gpuscout::Finding;
 
+/// One step of the plan to a working GPU (or, where none can be had, to a working PyTorch on the CPU).
+struct Step {
+  std::string kind;     ///< "driver", "restart", "python", "torch", "gpu-runtime", "cloud-gpu", "fix", "check"
+  std::string action;   ///< what to do, in words
+  std::string command;  ///< the one line to copy (a shell, PowerShell or a notebook cell); "" where it is done by hand
+  std::string why;      ///< why, in words
+  std::string changes;  ///< what it changes on the machine
+  bool root = false;    ///< needs administrator rights (sudo; on Windows, an administrator)
+  bool reboot = false;  ///< the machine (or WSL) restarts after it
+  std::string finding;  ///< the code of the finding it answers; "" for the plan's own steps
+};
+
+/// What to do, in order, computed once from the Inventory and shown the same by the text, the report and --json.
+struct Plan {
+  /// "ready": nothing to do; "gpu": after the steps PyTorch uses a GPU; "cpu": no GPU route here, PyTorch runs on
+  /// the CPU (the steps get it working there, and name where a GPU can be had).
+  std::string outcome = "ready";
+  std::vector<Step> steps;
+};
+
+/// The command of the plan's PyTorch step; nullopt when the plan installs no PyTorch.
+std::optional<std::string> torch_command(const Plan& plan);
+
 struct Verdict {
   std::string status;  ///< "ready", "cpu-only", "needs-action"
   std::vector<Finding> findings;
   std::string device;  ///< what a training script should use: "cuda:N" or "cpu"
-  std::optional<std::string> pip_install;  ///< the PyTorch install command that fits this machine; none when the
-                                           ///< installed PyTorch already fits (or no wheel does)
-  bool torch_fits = false;                 ///< the installed PyTorch fits this machine: nothing to install
+  Plan plan;
+  bool torch_fits = false;  ///< the installed PyTorch fits this machine: nothing to install
+  std::vector<std::string> gpu_names;  ///< the GPUs the plan is about (for the first line); empty without a GPU
 };
 
 /// A PyTorch wheel chosen for a machine: which release, which CUDA variant (none = CPU), and the command.

@@ -15,6 +15,9 @@ inline std::vector<Note> one(std::string message, std::string fix) {
   return out;
 }
 
+/// A plan step as a finding's fix: its words, then its command (last, so nothing is glued to it).
+std::string step_text(const Step& step);
+
 // rules_driver.cpp: the NVIDIA driver and the CUDA driver API.
 std::vector<Note> nouveau_driver(const Context& c);
 std::vector<Note> driver_probe_timeout(const Context& c);
@@ -53,6 +56,7 @@ std::vector<Note> torch_cuda_unavailable(const Context& c);
 
 // rules_machine.cpp: no NVIDIA GPU, several GPUs, the machine itself.
 std::vector<Note> no_nvidia_gpu(const Context& c);
+std::vector<Note> torch_wrong_backend(const Context& c);
 std::vector<Note> rocm_unusable(const Context& c);
 std::vector<Note> no_gpu(const Context& c);
 std::vector<Note> gpu_busy(const Context& c);

@@ -1,5 +1,6 @@
 #include "diagnose/rules.hpp"
 
+#include "core/i18n.hpp"
 #include "diagnose/rule_checks.hpp"
 
 namespace gpuscout::diagnose {
@@ -89,13 +90,17 @@ constexpr Rule kRules[] = {
      checks::driver_older_than_torch_cuda},
     {"torch-cuda-unavailable", error, kBlocks, kUnblocked,
      "a CUDA build reports `is_available() == False` on a working GPU", checks::torch_cuda_unavailable},
-    {"torch-few-threads", warning, kAdvises, kAlways,
-     "`torch.get_num_threads()` is below the CPUs this process may use (affinity, cgroup quota)",
+    {"torch-few-threads", info, kAdvises, kAlways,
+     "`torch.get_num_threads()` is below the physical cores this process may use (affinity, cgroup quota)",
      checks::torch_few_threads},
     {"torch-debug-build", warning, kAdvises, kAlways, "`torch.version.debug` is true: a debug build, many times slower",
      checks::torch_debug_build},
     {"no-nvidia-gpu", warning, kAdvises, kUnblocked,
      "an AMD, Intel, Apple or other GPU: what works instead (ROCm, XPU, MPS)", checks::no_nvidia_gpu},
+    {"torch-wrong-backend", warning, kNeedsAction, kAlways,
+     "an AMD or Intel GPU that PyTorch's ROCm or XPU build runs, while the installed PyTorch is a CPU or CUDA build: "
+     "the fix is that build's install command",
+     checks::torch_wrong_backend},
     {"rocm-unusable", error, kNeedsAction, kAlways,
      "a ROCm build of PyTorch that sees no GPU on a machine with an AMD GPU: which gfx target is missing, an "
      "HSA_OVERRIDE_GFX_VERSION trap, no /dev/kfd, or permissions",
@@ -152,6 +157,12 @@ std::string_view effect_name(Effect effect) {
 }
 
 std::span<const Rule> rules() { return kRules; }
+
+namespace checks {
+std::string step_text(const Step& step) {
+  return step.command.empty() ? step.action : trf("{} The command: {}", step.action, step.command);
+}
+}  // namespace checks
 
 Evaluation evaluate(const Context& context) {
   Evaluation out;

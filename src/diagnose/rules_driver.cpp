@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/i18n.hpp"
+#include "diagnose/driver_route.hpp"
 #include "diagnose/rule_checks.hpp"
 #include "vendor/cuda_abi.hpp"
 #include "vendor/nvml_abi.hpp"
@@ -14,21 +15,15 @@ namespace cuda = vendor::cuda;
 namespace {
 bool cuda_failed_with(const Context& c, int code) { return c.has_nvidia && c.cuda_status == code; }
 
-/// The Windows driver step: NVIDIA's download page or the NVIDIA App, which of its two drivers, and the restart.
-std::string windows_driver_install(const Context& c) {
-  return trf("Install {} from https://www.nvidia.com/Download/index.aspx (or through the NVIDIA App): the Game Ready "
-             "driver, or the Studio driver if you also use the PC for creative work (it is updated less often, for "
-             "stability); both run CUDA. Then restart Windows.",
-             c.driver_hint);
-}
+/// How to get the driver the chosen wheel needs onto this machine (driver_route decides, the plan shows the same).
+std::string driver_install(const Context& c) { return step_text(driver_step(c.inv, c.driver_hint, false)); }
 }  // namespace
 
 std::vector<Note> nouveau_driver(const Context& c) {
   if (c.nvidia.empty() || !c.nouveau || c.windows) return {};
+  // The NVIDIA driver's packages blacklist nouveau.
   return one(tr("The open-source nouveau driver holds the NVIDIA GPU: it has no CUDA, so PyTorch cannot use the card."),
-             trf("Install the NVIDIA driver ({}): on Ubuntu `sudo ubuntu-drivers install`, on Debian `sudo apt "
-                 "install nvidia-driver`; the package blacklists nouveau. Then reboot.",
-                 c.driver_hint));
+             driver_install(c));
 }
 
 std::vector<Note> driver_probe_timeout(const Context& c) {
@@ -84,15 +79,12 @@ std::vector<Note> nvidia_driver_missing(const Context& c) {
   if (!nv.library_found && c.windows)
     return one(tr("An NVIDIA GPU is present but no NVIDIA driver is installed (Windows shows it as a basic display "
                   "adapter)."),
-               windows_driver_install(c));
+               driver_install(c));
   if (!nv.library_found)
-    return one(tr("An NVIDIA GPU is present but no NVIDIA driver is installed."),
-               trf("Install {}: Ubuntu `sudo ubuntu-drivers install`; Debian `sudo apt install nvidia-driver`; "
-                   "other systems: the driver from nvidia.com. Then reboot.",
-                   c.driver_hint));
+    return one(tr("An NVIDIA GPU is present but no NVIDIA driver is installed."), driver_install(c));
   if (!nv.error || c.nvml_status) return {};  // a failure with an NVML code is one of the rules around this one
   return one(trf("The NVIDIA driver could not be used: {}", nv.error->message),
-             c.windows ? windows_driver_install(c) : trf("Install or repair {} and reboot.", c.driver_hint));
+             c.windows ? driver_install(c) : trf("Install or repair {} and reboot.", c.driver_hint));
 }
 
 std::vector<Note> nvml_error(const Context& c) {

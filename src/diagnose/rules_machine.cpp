@@ -121,8 +121,9 @@ std::string busy_message(const Gpu& g, bool busy, const std::vector<std::string>
 
 std::vector<Note> no_nvidia_gpu(const Context& c) {
   std::vector<Note> out;
-  // A ROCm or XPU build that sees the GPU is the working setup, not something to install.
-  if (!c.nvidia.empty() || c.torch_backend_device) return out;
+  // A ROCm or XPU build that sees the GPU is the working setup, not something to install; a CPU or CUDA build where
+  // one would is torch-wrong-backend's.
+  if (!c.nvidia.empty() || c.torch_backend_device || !torch_wrong_backend(c).empty()) return out;
   const bool rocm_torch = c.inv.torch && c.inv.torch->hip;
   const bool discrete = std::any_of(c.others.begin(), c.others.end(), [](const Gpu* g) { return !g->integrated; });
   for (const auto* g : c.others) {
@@ -132,6 +133,26 @@ std::vector<Note> no_nvidia_gpu(const Context& c) {
                        other_vendor_fix(c, *g)});
   }
   return out;
+}
+
+std::vector<Note> torch_wrong_backend(const Context& c) {
+  const auto& torch = c.inv.torch;
+  const auto& index = c.torch_choice.index;
+  if (!c.nvidia.empty() || c.torch_backend_device || !index || !torch || c.windows) return {};
+  if (torch->hip && index->starts_with("rocm")) return {};  // a ROCm build that sees no GPU: rocm-unusable
+  const bool rocm = index->starts_with("rocm");
+  const auto gpu = std::find_if(c.others.begin(), c.others.end(), [&](const Gpu* g) {
+    return (rocm ? g->vendor == "amd" : g->vendor == "intel") && (!g->integrated || c.others.size() == 1);
+  });
+  if (gpu == c.others.end()) return {};
+  const std::string built = torch->cuda ? trf("a CUDA build (for NVIDIA GPUs)") : tr("a CPU-only build");
+  return one(rocm ? trf("GPU {} ({}) runs PyTorch through its ROCm build, but the installed PyTorch {} is {}: it "
+                        "cannot use the GPU.",
+                        (*gpu)->index, (*gpu)->name, torch->version, built)
+                  : trf("GPU {} ({}) runs PyTorch through its XPU build, but the installed PyTorch {} is {}: it "
+                        "cannot use the GPU.",
+                        (*gpu)->index, (*gpu)->name, torch->version, built),
+             trf("Replace it: {}", c.torch_choice.command));
 }
 
 std::vector<Note> rocm_unusable(const Context& c) {

@@ -5,6 +5,7 @@
 
 #include "core/i18n.hpp"
 #include "core/units.hpp"
+#include "diagnose/driver_route.hpp"
 #include "diagnose/rule_checks.hpp"
 #include "diagnose/torch_choice.hpp"
 #include "inventory/cpu_count.hpp"
@@ -227,12 +228,18 @@ std::vector<Note> driver_too_old_for_torch(const Context& c) {
                          "{}.",
                          install_step(c), *t.cuda)
                    : trf("{}: install a PyTorch built for it: {}", no_update_reason(c), install_step(c)));
-  return one(trf("PyTorch {} is built with CUDA {}, which needs NVIDIA driver {} or newer; {}.", t.version, *t.cuda,
-                 need->str(), this_driver),
-             c.driver_reachable(*need)
-                 ? trf("Install a PyTorch built for your driver: {}; or update the driver to {} or newer.",
-                       install_step(c), need->str())
-                 : trf("{}: install a PyTorch built for it: {}", no_update_reason(c), install_step(c)));
+  const std::string message = trf("PyTorch {} is built with CUDA {}, which needs NVIDIA driver {} or newer; {}.",
+                                  t.version, *t.cuda, need->str(), this_driver);
+  // On the user's own machine the installed build is kept: updating the driver is the step.
+  if (c.driver_for_installed)
+    return one(message, trf("Update the driver: {} Or, without a driver update, install a PyTorch built for your "
+                            "driver: {}",
+                            step_text(driver_step(c.inv, trf("a driver of at least {}", c.driver_for_installed->str()), true)),
+                            install_step(c)));
+  return one(message, c.driver_reachable(*need)
+                          ? trf("Install a PyTorch built for your driver: {}; or update the driver to {} or newer.",
+                                install_step(c), need->str())
+                          : trf("{}: install a PyTorch built for it: {}", no_update_reason(c), install_step(c)));
 }
 
 std::vector<Note> driver_older_than_torch_cuda(const Context& c) {
@@ -259,25 +266,31 @@ std::vector<Note> torch_cuda_unavailable(const Context& c) {
 }
 
 std::vector<Note> torch_few_threads(const Context& c) {
-  if (!c.inv.torch || !c.inv.torch->num_threads) return {};
+  if (!c.inv.torch || !c.inv.torch->num_threads || *c.inv.torch->num_threads < 1) return {};
   const int threads = *c.inv.torch->num_threads;
-  const auto cpus = usable_cpu_count(c.inv.cpu);
-  if (!cpus || threads >= *cpus) return {};
+  // PyTorch's default is one thread per physical core: hyper-threads add little to matrix products.
+  const auto cores = usable_core_count(c.inv.cpu);
+  // Under 1.5 times is not worth a line: the gain is small and the estimate rough.
+  if (!cores || *cores * 2 < threads * 3) return {};
+  const double ratio = static_cast<double>(*cores) / threads;
+  const std::string times = ratio == static_cast<int>(ratio) ? fmt::format("{}", static_cast<int>(ratio))
+                                                              : fmt::format("{:.1f}", ratio);
   // PyTorch takes its thread count from OMP_NUM_THREADS when it is set: then that is the likely cause.
   if (const auto omp = c.env("OMP_NUM_THREADS"))
-    return one(trf("PyTorch uses {} CPU thread(s) of the {} this process may use, and OMP_NUM_THREADS=\"{}\" is set: "
-                   "its CPU work (matrix products, convolutions) runs up to {}x slower than it could.",
-                   threads, *cpus, *omp, *cpus / threads),
+    return one(trf("PyTorch uses {} CPU threads of the {} physical cores this process may use, and "
+                   "OMP_NUM_THREADS=\"{}\" is set: work it does on the CPU (matrix products, convolutions) could run up "
+                   "to {} times faster. Work on the GPU is not affected.",
+                   threads, *cores, *omp, times),
                trf("Start Python with OMP_NUM_THREADS={0} (or unset it: `unset OMP_NUM_THREADS`), or call "
                    "torch.set_num_threads({0}) at the start of your script.",
-                   *cpus));
-  return one(trf("PyTorch uses {} CPU thread(s) of the {} this process may use: its CPU work (matrix products, "
-                 "convolutions) runs up to {}x slower than it could.",
-                 threads, *cpus, *cpus / threads),
+                   *cores));
+  return one(trf("PyTorch uses {} CPU threads of the {} physical cores this process may use: work it does on the CPU "
+                 "(matrix products, convolutions) could run up to {} times faster. Work on the GPU is not affected.",
+                 threads, *cores, times),
              trf("Call torch.set_num_threads({0}) at the start of your script, or start Python with "
                  "OMP_NUM_THREADS={0}. A smaller OMP_NUM_THREADS in the environment lowers it; some builds (Debian's) "
                  "start with 1.",
-                 *cpus));
+                 *cores));
 }
 
 std::vector<Note> torch_debug_build(const Context& c) {

@@ -9,6 +9,7 @@
 #include "catalog/catalog.hpp"
 #include "core/i18n.hpp"
 #include "core/version.hpp"
+#include "diagnose/driver_route.hpp"
 
 namespace gpuscout::diagnose {
 namespace {
@@ -189,6 +190,11 @@ std::string install_command(const Inventory& inv, const std::string& release, co
   return install_command_from_index(inv, release, tag);
 }
 
+bool installs_into_new_venv(const Inventory& inv) {
+  return !inv.platform.notebook && !on_windows(inv) && inv.python.externally_managed.value_or(false) &&
+         !inv.python.in_venv.value_or(false);
+}
+
 std::string install_command_from_index(const Inventory& inv, const std::string& release, const std::string& index) {
   std::string packages = fmt::format("\"torch=={}.*\"", release);
   if (const auto* companions = catalog::find_torch_companions(release)) {
@@ -205,7 +211,7 @@ std::string install_command_from_index(const Inventory& inv, const std::string& 
   // In a hosted notebook the user types into a cell: %pip works on the kernel's own interpreter.
   if (inv.platform.notebook) return "%pip " + install;
   // PEP 668: pip refuses to install into a distribution's own Python (externally-managed-environment).
-  if (!on_windows(inv) && inv.python.externally_managed.value_or(false) && !inv.python.in_venv.value_or(false))
+  if (installs_into_new_venv(inv))
     // TRANSLATORS: only the words in parentheses are prose; the command before them stays as it is.
     return trf("{} -m venv ~/venvs/torch && ~/venvs/torch/bin/python -m pip install {} {} (then run "
                "your scripts with ~/venvs/torch/bin/python, or `source ~/venvs/torch/bin/activate`)",
@@ -255,6 +261,8 @@ TorchChoice choose_torch(const Inventory& inv) {
   choice.installed_fits = installed_torch_fits(inv, ccs);
   if (ccs.empty()) {
     choose_without_nvidia(inv, choice);
+    // A ROCm or XPU build would use the GPU and the installed one does not: it does not fit.
+    if (choice.index && !torch_backend_device(inv)) choice.installed_fits = false;
     return choice;
   }
   const auto driver = driver_version(inv);
@@ -263,8 +271,13 @@ TorchChoice choose_torch(const Inventory& inv) {
   // What runs with the driver as it is (through minor-version compatibility if need be), and the newest build
   // a driver this GPU can still get runs at full level.
   const auto os = driver_os(inv);
-  const auto now = driver ? newest_pick(inv, ccs, [&](const auto& fits) { return pick_for_driver(fits, *driver, os); })
-                          : std::nullopt;
+  // No driver yet, and the distribution packages one fixed branch (Debian 12: 535): the wheel that driver runs, so
+  // that the driver step and the install step meet (535 runs CUDA 12 wheels, not CUDA 13 ones).
+  std::optional<Version> planned = driver;
+  const catalog::DriverRoute* route = driver ? nullptr : distro_driver_route(inv);
+  if (route && route->driver && updatable && (!ceiling || *route->driver <= *ceiling)) planned = route->driver;
+  const auto now = planned ? newest_pick(inv, ccs, [&](const auto& fits) { return pick_for_driver(fits, *planned, os); })
+                           : std::nullopt;
   const auto best = newest_pick(inv, ccs, [&](const auto& fits) -> const catalog::TorchBuild* {
     for (const auto* b : fits) {
       const auto need = catalog::min_driver_for_cuda(*b->cuda, os);
@@ -279,6 +292,7 @@ TorchChoice choose_torch(const Inventory& inv) {
   };
   if (now) {
     use(*now);
+    if (!driver) choice.driver_needed = planned->str();
     // The simpler step is the wheel for this driver; a newer release is worth a driver update only if one exists.
     if (best && updatable && best->needs && Version::parse(best->release) > Version::parse(now->release))
       choice.with_newer_driver = trf("PyTorch {} (CUDA {}) needs driver {} or newer", best->release,

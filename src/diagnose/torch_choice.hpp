@@ -33,6 +33,10 @@ std::vector<const catalog::TorchBuild*> fitting_builds(const std::vector<catalog
 std::string install_command(const Inventory& inventory, const std::string& release,
                             const std::optional<std::string>& cuda);
 
+/// The install command makes a venv first: a distribution's own Python (PEP 668, externally managed), no venv,
+/// not Windows, not a notebook.
+bool installs_into_new_venv(const Inventory& inventory);
+
 /// The same from a wheel index name ("cu128", "cpu", "rocm7.2", "xpu").
 std::string install_command_from_index(const Inventory& inventory, const std::string& release, const std::string& index);
 

@@ -1,11 +1,14 @@
 #include "report/doctor_text.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "core/i18n.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"
 #include "diagnose/context.hpp"
+#include "report/plan_words.hpp"
 
 namespace gpuscout::report {
 namespace {
@@ -220,18 +223,49 @@ std::string render_finding_text(const Finding& f, const TextStyle& style) {
   const size_t width = style.width < 40 ? 40 : style.width;
   const int c = f.severity == "error" ? 31 : f.severity == "warning" ? 33 : 36;
   // Wrapped as plain text, then the first words are painted: colour codes take no columns.
-  const std::string head = fmt::format("  {} [{}] ", f.severity, f.code);
-  std::string out = fmt::format("  {} [{}] ", p.color(f.severity, c), f.code) +
+  const std::string severity = severity_word(f.severity);
+  const std::string head = fmt::format("  {} [{}] ", severity, f.code);
+  std::string out = fmt::format("  {} [{}] ", p.color(severity, c), f.code) +
                     text::wrap(f.message, width, std::string(4, ' '), text::display_width(head));
-  const std::string fix_head = fmt::format("      {} ", tr("fix:"));
+  // An info finding's fix is a suggestion, not a repair (zh: 建议, not 解决).
+  const std::string fix_head = fmt::format("      {} ", f.severity == "info" ? tr("suggestion:") : tr("fix:"));
   return out + fix_head + text::wrap(f.fix, width, std::string(text::display_width(fix_head), ' '),
                                      text::display_width(fix_head));
+}
+
+std::string render_first_screen(const diagnose::Verdict& v, const TextStyle& style) {
+  const Painter p{style.color};
+  const size_t width = style.width < 40 ? 40 : style.width;
+  const FirstScreen screen = first_screen(v);
+  std::string out = p.bold(text::wrap(screen.headline, width, "", 0));
+  if (!out.empty() && out.back() == '\n') out.pop_back();
+  out += "\n";
+  // The command stays on one line, whatever the width: a beginner copies it whole.
+  if (!screen.command.empty()) out += "  " + screen.command + "\n";
+  if (!screen.todo.empty()) out += "  " + text::wrap(screen.todo, width, "  ", 2);
+  if (!screen.then.empty()) out += screen.then + "\n";
+  return out;
+}
+
+std::string render_steps_text(const diagnose::Plan& plan, const TextStyle& style) {
+  const size_t width = style.width < 40 ? 40 : style.width;
+  if (steps_to_take(plan) == 0) return {};
+  std::string out = std::string(tr("Steps:")) + "\n";
+  size_t n = 0;
+  for (const auto& s : plan.steps) {
+    const std::string head = fmt::format("  {}. ", ++n);
+    std::string words = s.action;
+    if (const auto needs = step_needs(s); !needs.empty()) words += " (" + needs + ")";
+    out += head + text::wrap(words, width, std::string(head.size(), ' '), head.size());
+    if (!s.command.empty()) out += std::string(head.size() + 2, ' ') + s.command + "\n";
+  }
+  return out;
 }
 
 std::string render_verdict_text(const diagnose::Verdict& v, const TextStyle& style) {
   const Painter p{style.color};
   const size_t width = style.width < 40 ? 40 : style.width;
-  std::string out;
+  std::string out = render_first_screen(v, style) + "\n";
   const int color = v.status == "ready" ? 32 : v.status == "cpu-only" ? 33 : 31;
   const char* meaning = v.status == "ready" ? tr("a GPU is ready for PyTorch")
                         : v.status == "cpu-only" ? tr("no GPU that PyTorch can use: PyTorch runs on the CPU")
@@ -242,12 +276,17 @@ std::string render_verdict_text(const diagnose::Verdict& v, const TextStyle& sty
     return painted_head + text::wrap(body, width, std::string(indent, ' '), text::display_width(plain_head));
   };
   const std::string verdict_label = tr("Verdict:");
-  out += block(fmt::format("{} {}  ", verdict_label, v.status),
-               fmt::format("{} {}  ", p.bold(verdict_label), p.color(v.status, color)),
-               trf("({}; use device \"{}\")", meaning, v.device), 2);
+  const std::string status = status_word(v.status);
+  // The device only where it is the answer: "use cpu" on a machine one step from its GPU reads as "give up".
+  const std::string body = v.status == "ready" ? trf("({}; use device \"{}\")", meaning, v.device)
+                                               : fmt::format("({})", meaning);
+  out += block(fmt::format("{} {}  ", verdict_label, status),
+               fmt::format("{} {}  ", p.bold(verdict_label), p.color(status, color)), body, 2);
   for (const auto& f : v.findings) out += render_finding_text(f, style);
-  if (v.pip_install) out += trf("  PyTorch for this machine: {}\n", *v.pip_install);
-  else if (v.torch_fits) out += tr("  PyTorch for this machine: the installed one fits, nothing to install\n");
+  out += render_steps_text(v.plan, style);
+  const bool torch_step = std::any_of(v.plan.steps.begin(), v.plan.steps.end(),
+                                      [](const diagnose::Step& s) { return s.kind == "torch"; });
+  if (v.torch_fits && !torch_step) out += tr("  PyTorch for this machine: the installed one fits, nothing to install\n");
   return out;
 }
 

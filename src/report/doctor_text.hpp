@@ -18,7 +18,12 @@ struct TextStyle {
 std::string render_inventory_text(const Inventory& inventory, const TextStyle& style);
 /// One finding: "  severity [code] message", then "      fix: ...", wrapped to the style's width.
 std::string render_finding_text(const Finding& finding, const TextStyle& style);
-/// The verdict block: status, then each finding with its fix.
+/// The first screen: whether the machine can train on its GPU, the one command (never wrapped), then "run gpuscout
+/// again to check".
+std::string render_first_screen(const diagnose::Verdict& verdict, const TextStyle& style);
+/// The plan's steps, numbered, each command on a line of its own.
+std::string render_steps_text(const diagnose::Plan& plan, const TextStyle& style);
+/// The verdict block: the first screen, the status, each finding with its fix, the steps.
 std::string render_verdict_text(const diagnose::Verdict& verdict, const TextStyle& style);
 
 }  // namespace gpuscout::report

@@ -1,4 +1,5 @@
 #include "report/html.hpp"
+#include "report/plan_words.hpp"
 
 #include <fmt/format.h>
 
@@ -86,18 +87,27 @@ std::string notes_list(const std::vector<std::string>& notes, std::string_view c
 std::string verdict_section(const diagnose::Verdict& v) {
   const std::string status_css = v.status == "ready" ? "ok" : v.status == "cpu-only" ? "warn" : "bad";
   std::string out = tr("<section id=\"verdict\">\n<h2>Verdict</h2>\n");
-  out += fmt::format("<p class=\"status {}\">{}</p>\n", status_css, h(v.status));
+  out += fmt::format("<p class=\"status {}\">{}</p>\n", status_css, h(status_word(v.status)));
   out += trf("<p>A training script should use <code>{}</code>.</p>\n", h(v.device));
-  if (v.pip_install) out += trf("<p>PyTorch for this machine: <code>{}</code></p>\n", h(*v.pip_install));
-  else if (v.torch_fits) out += tr("<p>PyTorch for this machine: the installed one fits, nothing to install.</p>\n");
+  if (steps_to_take(v.plan) > 0) {
+    out += std::string(tr("<h3>Steps</h3>\n")) + "<ol class=\"plan\">\n";
+    for (const auto& s : v.plan.steps) {
+      out += "<li>" + code_spans(h(s.action));
+      if (const auto needs = step_needs(s); !needs.empty()) out += " (" + h(needs) + ")";
+      if (!s.command.empty()) out += "<pre><code>" + h(s.command) + "</code></pre>";
+      out += "</li>\n";
+    }
+    out += "</ol>\n";
+  } else if (v.torch_fits) out += tr("<p>PyTorch for this machine: the installed one fits, nothing to install.</p>\n");
   if (v.findings.empty()) {
     out += tr("<p>No problem found.</p>\n");
   } else {
     out += tr("<table class=\"findings\"><thead><tr><th>severity</th><th>code</th><th>what is wrong</th><th>fix</th>"
            "</tr></thead><tbody>\n");
     for (const auto& f : v.findings)
-      out += fmt::format("<tr class=\"{0}\"><td>{0}</td><td><code>{1}</code></td><td>{2}</td><td>{3}</td></tr>\n",
-                         h(f.severity), h(f.code), code_spans(h(f.message)), code_spans(h(f.fix)));
+      out += fmt::format("<tr class=\"{0}\"><td>{4}</td><td><code>{1}</code></td><td>{2}</td><td>{3}</td></tr>\n",
+                         h(f.severity), h(f.code), code_spans(h(f.message)), code_spans(h(f.fix)),
+                         h(severity_word(f.severity)));
     out += "</tbody></table>\n";
   }
   return out + "</section>\n";

@@ -1,4 +1,5 @@
 #include "report/markdown.hpp"
+#include "report/plan_words.hpp"
 
 #include <algorithm>
 #include <utility>
@@ -272,17 +273,26 @@ std::string gpus_section(const Inventory& inv, bool with_uuid) {
 
 template <typename Say>
 std::string verdict_section(const diagnose::Verdict& v, const Say& say) {
-  std::string out = trf("**Verdict: {}**, device for training scripts: {}\n\n", escape_markdown(v.status),
+  std::string out = trf("**Verdict: {}**, device for training scripts: {}\n\n", escape_markdown(status_word(v.status)),
                                 escape_markdown(v.device));
   if (v.findings.empty()) out += tr("- no findings\n");
   for (const auto& f : v.findings) {
-    out += fmt::format("- **{}** {}: {}\n", escape_markdown(f.severity), escape_markdown(f.code),
+    out += fmt::format("- **{}** {}: {}\n", escape_markdown(severity_word(f.severity)), escape_markdown(f.code),
                        escape_markdown(say(f.message)));
     if (!f.fix.empty()) out += trf("  - fix: {}\n", escape_markdown(say(f.fix)));
   }
   out += "\n";
-  if (v.pip_install) out += tr("PyTorch for this machine:\n\n") + code_block(say(*v.pip_install));
-  else if (v.torch_fits) out += tr("PyTorch for this machine: the installed one fits, nothing to install.\n");
+  if (steps_to_take(v.plan) > 0) {
+    out += std::string(tr("Steps:")) + "\n\n";
+    size_t n = 0;
+    for (const auto& s : v.plan.steps) {
+      std::string words = escape_markdown(say(s.action));
+      if (const auto needs = step_needs(s); !needs.empty()) words += " (" + escape_markdown(needs) + ")";
+      out += fmt::format("{}. {}\n", ++n, words);
+      if (!s.command.empty()) out += "\n" + code_block(say(s.command));
+    }
+    out += "\n";
+  } else if (v.torch_fits) out += tr("PyTorch for this machine: the installed one fits, nothing to install.\n");
   return out;
 }
 

@@ -29,6 +29,7 @@ HEADERS = {
     "torch_companions.csv": "torch,torchvision,torchaudio,source,date",
     "amd_apus.csv": "gfx_target,products,source,date",
     "driver_branches.csv": "arch,cc_min,cc_max,last_driver_branch,last_driver_version,max_cuda,source,date",
+    "driver_routes.csv": "os_id,version_id,driver,command,prerequisite,source,date",
     "precision.csv": "vendor,architecture,compute_capability,fp32,tf32,fp16,bf16,fp8,fp4,notes,source,date",
     "models.csv": "name,aliases,hf_id,model_type,hidden_size,intermediate_size,num_hidden_layers,"
                   "num_attention_heads,num_key_value_heads,head_dim,vocab_size,tie_word_embeddings,"
@@ -81,6 +82,7 @@ USER_FACING = {
 # the code shows them through tr().
 TRANSLATED = {
     "platforms.csv": ["offer", "requirements", "steps", "note"],
+    "driver_routes.csv": ["prerequisite"],
     "gpus.csv": ["software_support"],
     "glossary.csv": ["title", "summary", "explanation", "shows"],
 }
@@ -268,6 +270,22 @@ def main(argv):
                 if r[col] and not DRIVER.match(r[col]):
                     problems.append(f"{where}: {col} '{r[col]}' is not a driver version")
         ck.check("cuda_driver.csv values", problems)
+
+    rows = tables.get("driver_routes.csv")
+    if rows is not None:
+        problems, seen = [], set()
+        for r in rows:
+            where = f"driver_routes.csv line {r['_line']}"
+            if r["driver"] and not DRIVER.match(r["driver"]):
+                problems.append(f"{where}: driver '{r['driver']}' is not a driver version")
+            # One line a user pastes: a command, not a script (no shell joining, no line breaks).
+            if not r["command"] or any(t in r["command"] for t in ("&&", ";", "|", "\n")):
+                problems.append(f"{where}: command '{r['command']}' is not one plain command")
+            key = (r["os_id"], r["version_id"])
+            if key in seen:
+                problems.append(f"{where}: a second row for {key}")
+            seen.add(key)
+        ck.check("driver_routes.csv values", problems)
 
     if tables["torch_builds.csv"]:
         problems = []

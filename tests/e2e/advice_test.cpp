@@ -24,6 +24,7 @@ json doctor_json(const std::map<std::string, std::string>& env, std::vector<std:
 }
 
 using e2e::all_advice;
+using e2e::torch_command;
 using e2e::contains;
 
 std::map<std::string, std::string> machine(const std::string& scenario, const std::string& sysroot,
@@ -41,7 +42,7 @@ TEST(InstallAdvice, NeverAWheelTheDriverCannotRun) {
   EXPECT_TRUE(contains(advice, "whl/cu128")) << advice;
   for (const char* newer : {"whl/cu129", "whl/cu130", "whl/cu132"}) EXPECT_FALSE(contains(advice, newer)) << advice;
   // The command names the interpreter and the matching torchvision.
-  const std::string pip = doc["verdict"]["pip_install"].get<std::string>();
+  const std::string pip = torch_command(doc);
   EXPECT_TRUE(contains(pip, " -m pip install \"torch==")) << pip;
   EXPECT_TRUE(contains(pip, "\"torchvision==0.")) << pip;
 }
@@ -57,7 +58,7 @@ TEST(InstallAdvice, BrokenCu130TorchOn575GetsAWheelFor575) {
 TEST(InstallAdvice, NothingToInstallWhenTheInstalledBuildFits) {
   const json doc = doctor_json(machine("blackwell-5090", "no-gpu-vm", "cu128"));
   EXPECT_EQ(doc["verdict"]["status"], "ready") << doc["verdict"].dump(2);
-  EXPECT_TRUE(doc["verdict"]["pip_install"].is_null()) << doc["verdict"].dump(2);
+  EXPECT_TRUE(torch_command(doc).empty()) << doc["verdict"].dump(2);
   EXPECT_EQ(doc["verdict"]["torch_fits"], true);
   const auto text = e2e::run_gpuscout({"doctor", "--timeout", "2"}, machine("blackwell-5090", "no-gpu-vm", "cu128"));
   EXPECT_FALSE(contains(text.out, "pip install")) << text.out;
@@ -67,7 +68,7 @@ TEST(InstallAdvice, NothingToInstallWhenTheInstalledBuildFits) {
 TEST(InstallAdvice, ColabsOwnTorchIsNotReinstalled) {
   const json doc = doctor_json(machine("colab-t4", "colab-t4", "cu121-ok"));
   EXPECT_EQ(doc["verdict"]["status"], "ready");
-  EXPECT_TRUE(doc["verdict"]["pip_install"].is_null()) << doc["verdict"].dump(2);
+  EXPECT_TRUE(torch_command(doc).empty()) << doc["verdict"].dump(2);
 }
 
 TEST(HostedNotebook, KaggleP100NeverUpdatesTheDriver) {
@@ -104,7 +105,7 @@ TEST(Rocm, AWorkingRocmBuildIsReady) {
   const json doc = doctor_json(merge({e2e::sysroot_env("desktop-amd"), e2e::fake_torch_env("rocm")}));
   EXPECT_EQ(doc["verdict"]["status"], "ready") << doc["verdict"].dump(2);
   EXPECT_EQ(doc["verdict"]["device"], "cuda:0");
-  EXPECT_TRUE(doc["verdict"]["pip_install"].is_null()) << doc["verdict"].dump(2);
+  EXPECT_TRUE(torch_command(doc).empty()) << doc["verdict"].dump(2);
   EXPECT_FALSE(finding(doc, "no-nvidia-gpu")) << doc["verdict"].dump(2);
   EXPECT_EQ(doc["torch"]["cudnn_version"], "3.2.0");  // MIOpen's encoding, not cuDNN's
   // amdgpu's sysfs: the RX 7900 XTX's VRAM and its ROCm ISA.
@@ -160,7 +161,7 @@ json amd_without_torch(const std::function<void(json&)>& edit) {
 TEST(Rocm, WithoutTorchTheInstallLineIsTheRocmBuildThatHasTheCard) {
   // RX 7900 XTX (gfx1100) beside the Ryzen's own graphics (gfx1036, in no build): the discrete card decides.
   const json doc = amd_without_torch([](json&) {});
-  const std::string pip = doc["verdict"]["pip_install"].get<std::string>();
+  const std::string pip = torch_command(doc);
   EXPECT_TRUE(contains(pip, "download.pytorch.org/whl/rocm")) << pip;
   EXPECT_FALSE(contains(pip, "whl/cpu")) << pip;
   const json* f = finding(doc, "no-nvidia-gpu");
@@ -177,7 +178,7 @@ TEST(Rocm, WithoutTorchTheInstallLineIsTheRocmBuildThatHasTheCard) {
 
 TEST(Rocm, ACardNoRocmBuildHasGetsTheCpuWheelAndSaysWhy) {
   const json doc = amd_without_torch([](json& inv) { inv["gpus"][0]["gfx_target"] = "gfx1032"; });
-  EXPECT_TRUE(contains(doc["verdict"]["pip_install"].get<std::string>(), "whl/cpu")) << doc["verdict"].dump(2);
+  EXPECT_TRUE(contains(torch_command(doc), "whl/cpu")) << doc["verdict"].dump(2);
   const json* f = finding(doc, "no-nvidia-gpu");
   ASSERT_TRUE(f);
   EXPECT_TRUE(contains((*f)["fix"].get<std::string>(), "gfx1032")) << (*f)["fix"];
@@ -190,7 +191,7 @@ TEST(Rocm, AnUnknownTargetNamesTheNewestRocmIndexFromTheData) {
     inv["gpus"][0].erase("gfx_target");
     inv["gpus"][1].erase("gfx_target");
   });
-  EXPECT_TRUE(contains(doc["verdict"]["pip_install"].get<std::string>(), "whl/cpu")) << doc["verdict"].dump(2);
+  EXPECT_TRUE(contains(torch_command(doc), "whl/cpu")) << doc["verdict"].dump(2);
   const json* f = finding(doc, "no-nvidia-gpu");
   ASSERT_TRUE(f);
   EXPECT_TRUE(contains((*f)["fix"].get<std::string>(), "rocminfo")) << (*f)["fix"];
@@ -204,7 +205,7 @@ TEST(Xpu, AnIntelArcWithoutTorchGetsTheXpuBuild) {
     inv["gpus"][0]["name"] = "DG2 [Arc A770]";
     inv["gpus"][0].erase("gfx_target");
   });
-  const std::string pip = doc["verdict"]["pip_install"].get<std::string>();
+  const std::string pip = torch_command(doc);
   EXPECT_TRUE(contains(pip, "download.pytorch.org/whl/xpu")) << pip;
   const json* f = finding(doc, "no-nvidia-gpu");
   ASSERT_TRUE(f);
@@ -278,7 +279,7 @@ TEST(Xpu, AWorkingXpuBuildIsReadyOnXpu) {
   EXPECT_EQ(doc["torch"]["xpu_available"], true);
   EXPECT_EQ(doc["verdict"]["status"], "ready") << doc["verdict"].dump(2);
   EXPECT_EQ(doc["verdict"]["device"], "xpu:0");
-  EXPECT_TRUE(doc["verdict"]["pip_install"].is_null());
+  EXPECT_TRUE(torch_command(doc).empty());
   EXPECT_FALSE(finding(doc, "no-gpu")) << doc["verdict"].dump(2);
   const auto device = e2e::run_gpuscout({"device"}, merge({e2e::sysroot_env("no-gpu-vm"), e2e::fake_torch_env("xpu")}));
   EXPECT_EQ(device.out, "xpu:0\n");
@@ -298,5 +299,7 @@ TEST(TorchCpuSide, DebiansBuildIsToldItsThreadsAndDebugFlag) {
   EXPECT_TRUE(numpy) << doc["python"].dump(2);  // the fake's dist-info, read by importlib.metadata
   EXPECT_TRUE(doc["python"]["build"].is_string()) << doc["python"].dump(2);
   EXPECT_TRUE(finding(doc, "torch-debug-build")) << doc["verdict"].dump(2);
-  EXPECT_TRUE(finding(doc, "torch-few-threads")) << doc["verdict"].dump(2);
+  // Colab's 2 vCPUs are one physical core: PyTorch's single thread is its default there, nothing to tell.
+  EXPECT_EQ(doc["cpu"]["physical_cores"], 1);
+  EXPECT_FALSE(finding(doc, "torch-few-threads")) << doc["verdict"].dump(2);
 }

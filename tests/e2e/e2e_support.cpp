@@ -137,9 +137,16 @@ std::size_t occurrences(std::string_view text, std::string_view what) {
 
 std::string all_advice(const nlohmann::json& doc) {
   const auto& v = doc["verdict"];
-  std::string out = v["pip_install"].is_string() ? v["pip_install"].get<std::string>() : "";
+  std::string out = torch_command(doc);
+  for (const auto& s : v["plan"]["steps"]) out += "\n" + s["action"].get<std::string>();
   for (const auto& f : v["findings"]) out += "\n" + f["message"].get<std::string>() + "\n" + f["fix"].get<std::string>();
   return out;
+}
+
+std::string torch_command(const nlohmann::json& doc) {
+  for (const auto& s : doc["verdict"]["plan"]["steps"])
+    if (s["kind"] == "torch" && s["command"].is_string()) return s["command"].get<std::string>();
+  return "";
 }
 
 std::set<std::string> finding_codes(const nlohmann::json& doc) {

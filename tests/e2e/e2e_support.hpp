@@ -63,6 +63,8 @@ std::size_t occurrences(std::string_view text, std::string_view what);
 /// Every message, fix and the install line of a doctor --json document's verdict, as one text to search.
 std::string all_advice(const nlohmann::json& doc);
 /// The codes of a doctor --json document's findings.
+/// The command of the verdict's PyTorch step (verdict.plan.steps[kind == "torch"]); "" when the plan has none.
+std::string torch_command(const nlohmann::json& doc);
 std::set<std::string> finding_codes(const nlohmann::json& doc);
 
 }  // namespace e2e

@@ -29,8 +29,13 @@ TEST(FirstScreen, DoctorOpensWithTheVerdictAndTheNextStep) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const auto all = lines(run.out);
   ASSERT_FALSE(all.empty());
-  EXPECT_EQ(all.front().rfind("Verdict: cpu-only", 0), 0u) << run.out;
-  EXPECT_TRUE(contains(all.size() > 2 ? all[1] + all[2] : "", "[")) << "a finding follows the verdict:\n" << run.out;
+  // Three lines at most before any detail: plain words first (no code names), then the one command to copy.
+  EXPECT_EQ(all.front().rfind("No: this machine has no GPU PyTorch can use", 0), 0u) << run.out;
+  ASSERT_GT(all.size(), 3u);
+  EXPECT_EQ(all[1], "  gpuscout platforms") << run.out;
+  EXPECT_EQ(all[2], "") << run.out;
+  EXPECT_EQ(all[3].rfind("Verdict: cpu-only", 0), 0u) << run.out;
+  EXPECT_TRUE(contains(all.size() > 4 ? all[4] : "", "[")) << "a finding follows the verdict:\n" << run.out;
   EXPECT_LT(run.out.find("fix:"), run.out.find("CPU\n")) << "the fix comes before the inventory:\n" << run.out;
 }
 
@@ -51,7 +56,8 @@ TEST(FirstScreen, LongFixesWrapToOneHundredColumns) {
   for (const char* lang : {"en", "zh"}) {
     const auto run = e2e::run_gpuscout({"--lang", lang, "doctor", "--no-python"}, no_gpu());
     ASSERT_EQ(run.exit_code, 0) << run.err;
-    const std::string verdict = run.out.substr(0, run.out.find("\n\n"));
+    const size_t start = run.out.find("\n\n") + 2;  // after the first screen
+    const std::string verdict = run.out.substr(start, run.out.find("\n\n", start) - start);
     size_t fix_lines = 0;
     for (const auto& line : lines(verdict)) {
       if (contains(line, "pip install")) continue;  // the install command stays one line, to copy whole
@@ -104,7 +110,7 @@ TEST(Language, HelpAndErrorsSpeakChinese) {
 TEST(Language, TheMarkdownBlockFollowsTheLanguage) {
   const auto zh = e2e::run_gpuscout({"--lang", "zh", "report", "--no-python"}, no_gpu());
   ASSERT_EQ(zh.exit_code, 0) << zh.err;
-  EXPECT_TRUE(contains(zh.out, "**结论：cpu-only**")) << zh.out;
+  EXPECT_TRUE(contains(zh.out, "**结论：仅 CPU**")) << zh.out;
   EXPECT_TRUE(contains(zh.out, "| 组件 | 版本 |")) << zh.out;
 }
 

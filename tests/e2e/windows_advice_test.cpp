@@ -29,6 +29,7 @@ json doctor(const std::string& name, const std::vector<std::string>& lang = {}) 
 
 using e2e::all_advice;
 using e2e::contains;
+using e2e::torch_command;
 
 /// No step that exists only on Linux.
 void expect_no_linux_step(const json& doc, const std::string& name) {
@@ -47,7 +48,7 @@ std::string fix_of(const json& doc, const std::string& code) {
 
 TEST(WindowsAdvice, LaptopWithDriverGetsTheWindowsCudaWheel) {
   const json doc = doctor("win-laptop-4060");
-  const std::string pip = doc["verdict"]["pip_install"].get<std::string>();
+  const std::string pip = torch_command(doc);
   // The interpreter gpuscout found, then pip, from a CUDA 13 index (581.57 is past Windows' 13.x floor, 580).
   EXPECT_TRUE(pip.starts_with("C:\\Users\\mei\\AppData\\Local\\Programs\\Python\\Python312\\python.exe -m pip install "
                               "\"torch=="))
@@ -63,7 +64,7 @@ TEST(WindowsAdvice, LaptopWithDriverGetsTheWindowsCudaWheel) {
 
 TEST(WindowsAdvice, AmdDesktopGetsNoCudaWheelAndTheHonestRoute) {
   const json doc = doctor("win-desktop-amd");
-  const std::string pip = doc["verdict"]["pip_install"].get<std::string>();
+  const std::string pip = torch_command(doc);
   EXPECT_TRUE(contains(pip, "whl/cpu")) << pip;
   EXPECT_FALSE(contains(pip, "whl/rocm")) << pip;
   const std::string fix = fix_of(doc, "no-nvidia-gpu");

@@ -37,7 +37,7 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 WORD = re.compile(r"^[(\"'\[]*[A-Za-z][a-z]+(?:['-][a-z]+)*[,.;:!?)\"'\]]*$")
 # The name columns of data/*.csv: what they hold is a name (a card, a platform, an offer, a model), not a message.
 NAME_COLUMNS = {"name", "aliases", "architecture", "products", "provider", "offer", "gpu", "hf_id", "model_type",
-                "vendor", "vendor_family"}
+                "vendor", "vendor_family", "command"}
 PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([0-9]*)(:[^{}]*)?\}")
 SHOW = 5  # messages shown per source file
 

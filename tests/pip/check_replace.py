@@ -85,7 +85,8 @@ def check(gpuscout, work, notebook):
     with open(path, "w") as f:
         json.dump(inventory(python, notebook), f)
     doctor = run([gpuscout, "--lang", "en", "doctor", "--json", "--from", path])
-    command = json.loads(doctor.stdout)["verdict"]["pip_install"]
+    steps = json.loads(doctor.stdout)["verdict"]["plan"]["steps"]
+    command = next((s["command"] for s in steps if s["kind"] == "torch"), None)
     if not command:
         return f"no install command: {doctor.stdout[:2000]}"
     pins = dict(re.findall(r'"(torch|torchvision|torchaudio)==([0-9.]+)\.\*"', command))

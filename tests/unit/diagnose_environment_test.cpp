@@ -249,7 +249,8 @@ TEST(RulesEnvironment, NoDeviceBlamesTheVariableOnlyWhenItIsNotRecorded) {
 TEST(RulesEnvironment, FewThreadsQuotesOmpNumThreads) {
   Inventory inv = with_torch(two_gpus(), "2.5.1+cu121", "12.1", true);
   (*inv.environment)["CUDA_DEVICE_ORDER"] = "PCI_BUS_ID";
-  inv.cpu.logical_cpus = 8;
+  inv.cpu.logical_cpus = 16;
+  inv.cpu.physical_cores = 8;
   inv.torch->num_threads = 1;
   const auto plain = run(inv);
   const auto* f = find(plain, "torch-few-threads");

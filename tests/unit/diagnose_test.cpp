@@ -84,7 +84,7 @@ TEST(ChooseTorch, AFittingInstalledBuildIsKept) {
   EXPECT_TRUE(diagnose::choose_torch(inv).installed_fits);
   const auto v = diagnose::diagnose(inv);
   EXPECT_EQ(v.status, "ready");
-  EXPECT_FALSE(v.pip_install.has_value());
+  EXPECT_FALSE(diagnose::torch_command(v.plan).has_value());
   inv.torch->cuda_available = false;  // the same build that cannot start here is no fit
   EXPECT_FALSE(diagnose::choose_torch(inv).installed_fits);
   inv.torch->cuda_available = true;
@@ -118,7 +118,7 @@ TEST(ChooseTorch, AnInstalledBuildIsReplacedInOneLine) {
   EXPECT_NE(c.command.find("\" --force-reinstall --index-url https://download.pytorch.org/whl/cu126"), std::string::npos)
       << c.command;
   EXPECT_EQ(c.command.find('\n'), std::string::npos) << c.command;
-  EXPECT_EQ(diagnose::diagnose(inv).pip_install, c.command);  // the summary's command is the finding's
+  EXPECT_EQ(diagnose::torch_command(diagnose::diagnose(inv).plan), c.command);  // the summary's command is the finding's
   inv.platform.notebook = "colab";  // one %pip line, typed into a cell
   const auto notebook = diagnose::choose_torch(inv).command;
   EXPECT_EQ(notebook.rfind("%pip install \"torch==", 0), 0u) << notebook;
@@ -143,14 +143,14 @@ TEST(Verdict, TheFindingShowsTheSummarysReplacingCommand) {
   inv.python.executable = "/usr/bin/python3";
   inv.python.torch_installed = true;
   const auto v = diagnose::diagnose(inv);
-  ASSERT_TRUE(v.pip_install.has_value());
-  EXPECT_NE(v.pip_install->find(" --force-reinstall --index-url "), std::string::npos) << *v.pip_install;
+  ASSERT_TRUE(diagnose::torch_command(v.plan).has_value());
+  EXPECT_NE(diagnose::torch_command(v.plan)->find(" --force-reinstall --index-url "), std::string::npos) << *diagnose::torch_command(v.plan);
   bool shown = false;
   for (const auto& f : v.findings) {
     EXPECT_EQ(f.fix.find("&& First"), std::string::npos) << f.fix;
-    if (f.fix.find(*v.pip_install) != std::string::npos) shown = true;
+    if (f.fix.find(*diagnose::torch_command(v.plan)) != std::string::npos) shown = true;
   }
-  EXPECT_TRUE(shown) << "no finding shows " << *v.pip_install;
+  EXPECT_TRUE(shown) << "no finding shows " << *diagnose::torch_command(v.plan);
 }
 
 TEST(ChooseTorch, ACudaBuildOnAMachineWithoutNvidiaIsNotSwappedForTheCpuWheel) {
@@ -158,7 +158,7 @@ TEST(ChooseTorch, ACudaBuildOnAMachineWithoutNvidiaIsNotSwappedForTheCpuWheel) {
   inv.cpu.arch = "x86_64";
   inv = test_machines::with_torch(inv, "2.5.1+cu121", "12.1", false);
   EXPECT_TRUE(diagnose::choose_torch(inv).installed_fits);  // it runs on the CPU: nothing to reinstall
-  EXPECT_FALSE(diagnose::diagnose(inv).pip_install.has_value());
+  EXPECT_FALSE(diagnose::torch_command(diagnose::diagnose(inv).plan).has_value());
 }
 
 TEST(Verdict, TorchMissingIsNotReady) {
@@ -169,8 +169,8 @@ TEST(Verdict, TorchMissingIsNotReady) {
   const auto v = diagnose::diagnose(inv);
   EXPECT_EQ(v.status, "needs-action");
   EXPECT_EQ(v.device, "cuda:0");  // the GPU is fine: install torch and use it
-  ASSERT_TRUE(v.pip_install.has_value());
-  EXPECT_EQ(v.pip_install->rfind("/usr/bin/python3 -m pip install", 0), 0u) << *v.pip_install;
+  ASSERT_TRUE(diagnose::torch_command(v.plan).has_value());
+  EXPECT_EQ(diagnose::torch_command(v.plan)->rfind("/usr/bin/python3 -m pip install", 0), 0u) << *diagnose::torch_command(v.plan);
   EXPECT_EQ(diagnose::strict_exit_code(v), 4);
 }
 

@@ -56,7 +56,7 @@ const std::vector<std::string> kLinuxOnly = {"sudo",    "apt ",     "dnf ",   "m
 void expect_windows_steps_only(const Inventory& inv, const std::string& what) {
   const Verdict v = diagnose::diagnose(inv);
   std::vector<std::string> texts;
-  if (v.pip_install) texts.push_back(*v.pip_install);
+  if (diagnose::torch_command(v.plan)) texts.push_back(*diagnose::torch_command(v.plan));
   for (const auto& f : v.findings) {
     texts.push_back(f.message);
     texts.push_back(f.fix);
@@ -195,8 +195,8 @@ TEST(WindowsMachine, AnAmdCardGetsTheCpuWheelAndTheRoutesThatExist) {
   inv.python.version = "3.12.7";
   inv.python.executable = "C:\\Users\\li\\AppData\\Local\\Programs\\Python\\Python312\\python.exe";
   const Verdict v = diagnose::diagnose(inv);
-  ASSERT_TRUE(v.pip_install);
-  EXPECT_TRUE(contains(*v.pip_install, "whl/cpu")) << *v.pip_install;
+  ASSERT_TRUE(diagnose::torch_command(v.plan));
+  EXPECT_TRUE(contains(*diagnose::torch_command(v.plan), "whl/cpu")) << *diagnose::torch_command(v.plan);
   const Finding* f = nullptr;
   for (const auto& x : v.findings)
     if (x.code == "no-nvidia-gpu") f = &x;

@@ -179,7 +179,12 @@ TEST(Markdown, HostileVerdictTextsAreEscaped) {
   v.status = "needs-action";
   v.device = "cpu";
   v.findings.push_back({"x", "error", "bad | <b>bold</b>\nsecond line", "run `rm -rf` ```"});
-  v.pip_install = "pip install torch ``` <x>";
+  v.plan.outcome = "gpu";
+  diagnose::Step step;
+  step.kind = "torch";
+  step.action = "Install it.";
+  step.command = "pip install torch ``` <x>";
+  v.plan.steps.push_back(step);
   const std::string md = render_markdown(gpu_machine(), v, {}, {});
   EXPECT_TRUE(contains(md, "- **error** x: bad \\| \\<b\\>bold\\</b\\> second line\n"));
   EXPECT_TRUE(contains(md, "  - fix: run \\`rm -rf\\` \\`\\`\\`\n"));
