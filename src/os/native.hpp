@@ -30,6 +30,7 @@ std::vector<std::string> program_arguments(int argc, char** argv);
 void prepare_console();
 UserIdentity current_user();
 bool stdout_is_terminal();
+bool stderr_is_terminal();
 std::optional<int> terminal_columns();
 
 /// An isolated child's payload channel: its original standard output, set aside before fd 1 (or the standard

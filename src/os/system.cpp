@@ -135,6 +135,7 @@ std::vector<std::string> program_arguments(int argc, char** argv) { return nativ
 void prepare_console() { native::prepare_console(); }
 UserIdentity current_user() { return native::current_user(); }
 bool stdout_is_terminal() { return native::stdout_is_terminal(); }
+bool stderr_is_terminal() { return native::stderr_is_terminal(); }
 std::optional<int> terminal_columns() { return native::terminal_columns(); }
 
 }  // namespace gpuscout::os

@@ -60,6 +60,8 @@ struct UserIdentity {
 UserIdentity current_user();
 /// Whether standard output is a terminal, and its width in columns when it is one.
 bool stdout_is_terminal();
+/// Whether stderr is a terminal (a progress line is shown only there).
+bool stderr_is_terminal();
 std::optional<int> terminal_columns();
 
 /// This machine's host name (gethostname; GetComputerNameExW's DNS host name), nullopt when it cannot be read.

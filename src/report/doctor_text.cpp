@@ -96,7 +96,7 @@ void section_disks(const Inventory& inv, bool, std::string& out) {
 void section_system(const Inventory& inv, bool, std::string& out) {
   auto line = [&](std::string_view label, std::string_view value) { out += fmt::format("  {:<13}{}\n", label, value); };
   line(tr("OS"), trf("{}, kernel {}", opt(inv.os.pretty_name, opt(inv.os.id)), opt(inv.os.kernel)));
-  std::string where = inv.platform.kind;
+  std::string where = platform_word(inv.platform.kind);
   if (inv.platform.cloud) where += " (" + *inv.platform.cloud + ")";
   if (inv.os.container) where += trf(", in a {} container", *inv.os.container);
   if (inv.os.virtualization) where += trf(", virtualised: {}", *inv.os.virtualization);
@@ -131,7 +131,7 @@ void section_gpus(const Inventory& inv, bool detail, std::string& out) {
     if (g.pcie_gen && g.pcie_width)
       live += fmt::format("{}PCIe gen{} x{}", live.empty() ? "" : ", ", *g.pcie_gen, *g.pcie_width);
     if (g.pcie_gen && g.pcie_width && g.pcie_gen_max && g.pcie_width_max)
-      live += fmt::format(" (max gen{} x{})", *g.pcie_gen_max, *g.pcie_width_max);
+      live += trf(" (max gen{} x{})", *g.pcie_gen_max, *g.pcie_width_max);
     if (!live.empty()) out += "      " + live + "\n";
     if (g.kernel_driver) out += trf("      kernel driver {}\n", *g.kernel_driver);
     if (g.numa_node && inv.cpu.numa_nodes.size() > 1) out += trf("      NUMA node {}\n", *g.numa_node);
@@ -255,7 +255,7 @@ std::string render_steps_text(const diagnose::Plan& plan, const TextStyle& style
   for (const auto& s : plan.steps) {
     const std::string head = fmt::format("  {}. ", ++n);
     std::string words = s.action;
-    if (const auto needs = step_needs(s); !needs.empty()) words += " (" + needs + ")";
+    if (const auto needs = step_needs(s); !needs.empty()) words += " " + needs;
     out += head + text::wrap(words, width, std::string(head.size(), ' '), head.size());
     if (!s.command.empty()) out += std::string(head.size() + 2, ' ') + s.command + "\n";
   }

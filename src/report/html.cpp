@@ -93,7 +93,7 @@ std::string verdict_section(const diagnose::Verdict& v) {
     out += std::string(tr("<h3>Steps</h3>\n")) + "<ol class=\"plan\">\n";
     for (const auto& s : v.plan.steps) {
       out += "<li>" + code_spans(h(s.action));
-      if (const auto needs = step_needs(s); !needs.empty()) out += " (" + h(needs) + ")";
+      if (const auto needs = step_needs(s); !needs.empty()) out += " " + h(needs);
       if (!s.command.empty()) out += "<pre><code>" + h(s.command) + "</code></pre>";
       out += "</li>\n";
     }
@@ -117,7 +117,7 @@ std::string machine_section(const Inventory& inv, const std::string& source) {
   std::vector<std::pair<std::string, std::string>> rows;
   rows.emplace_back(tr("inventory"), inv.collected_at ? trf("{}, collected {}", source, *inv.collected_at) : source);
   rows.emplace_back("OS", trf("{}, kernel {}", text_or(inv.os.pretty_name, tr("unknown")), text_or(inv.os.kernel, tr("unknown"))));
-  rows.emplace_back(tr("platform"), inv.platform.kind + (inv.platform.cloud ? " (" + *inv.platform.cloud + ")" : ""));
+  rows.emplace_back(tr("platform"), platform_word(inv.platform.kind) + (inv.platform.cloud ? " (" + *inv.platform.cloud + ")" : ""));
   rows.emplace_back("CPU", trf("{} ({}), {} cores, {} logical CPUs", text_or(inv.cpu.model, tr("unknown")), inv.cpu.arch,
                                        inv.cpu.physical_cores ? std::to_string(*inv.cpu.physical_cores) : "?",
                                        inv.cpu.logical_cpus ? std::to_string(*inv.cpu.logical_cpus) : "?"));

@@ -287,7 +287,7 @@ std::string verdict_section(const diagnose::Verdict& v, const Say& say) {
     size_t n = 0;
     for (const auto& s : v.plan.steps) {
       std::string words = escape_markdown(say(s.action));
-      if (const auto needs = step_needs(s); !needs.empty()) words += " (" + escape_markdown(needs) + ")";
+      if (const auto needs = step_needs(s); !needs.empty()) words += " " + escape_markdown(needs);
       out += fmt::format("{}. {}\n", ++n, words);
       if (!s.command.empty()) out += "\n" + code_block(say(s.command));
     }

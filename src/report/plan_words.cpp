@@ -1,5 +1,8 @@
 #include "report/plan_words.hpp"
 
+#include <string_view>
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "core/i18n.hpp"
@@ -26,10 +29,22 @@ std::string severity_word(const std::string& severity) {
   return severity;
 }
 
+std::string platform_word(const std::string& kind) {
+  static constexpr std::pair<std::string_view, const char*> kWords[] = {
+      {"desktop", N_("desktop")},   {"laptop", N_("laptop")},         {"server", N_("server")},
+      {"cloud-vm", N_("cloud VM")}, {"vm", N_("virtual machine")},    {"container", N_("container")},
+      {"wsl", N_("WSL")},           {"unknown", N_("unknown")},       {"colab", N_("Google Colab")},
+      {"kaggle", N_("Kaggle")},     {"aistudio", N_("Baidu AI Studio")},
+  };
+  for (const auto& [key, word] : kWords)
+    if (key == kind) return tr(word);
+  return kind;
+}
+
 std::string step_needs(const diagnose::Step& s) {
-  if (s.root && s.reboot) return tr("needs administrator rights; restart afterwards");
-  if (s.root) return tr("needs administrator rights");
-  if (s.reboot) return tr("restart afterwards");
+  if (s.root && s.reboot) return tr("(needs administrator rights; restart afterwards)");
+  if (s.root) return tr("(needs administrator rights)");
+  if (s.reboot) return tr("(restart afterwards)");
   return {};
 }
 

@@ -11,7 +11,9 @@ namespace gpuscout::report {
 std::string status_word(const std::string& status);
 /// "error", "warning", "info" in the user's language; info reads as a suggestion (建议).
 std::string severity_word(const std::string& severity);
-/// "needs administrator rights; restart afterwards", or "" when a step needs neither.
+/// The kind of machine (`platform.kind`: "desktop", "cloud-vm", ...) in the user's language; notebooks by name.
+std::string platform_word(const std::string& kind);
+/// "(needs administrator rights; restart afterwards)", or "" when a step needs neither.
 std::string step_needs(const diagnose::Step& step);
 /// The steps before the final check (what the user does).
 size_t steps_to_take(const diagnose::Plan& plan);

@@ -107,6 +107,7 @@ UserIdentity current_user() {
 }
 
 bool stdout_is_terminal() { return ::isatty(STDOUT_FILENO); }
+bool stderr_is_terminal() { return ::isatty(STDERR_FILENO); }
 
 std::optional<int> terminal_columns() {
   struct winsize ws{};
