@@ -61,7 +61,9 @@ Verdict diagnose(const Inventory& inv) {
   v.plan = make_plan(context, result, gpu_usable);
   v.findings = std::move(result.findings);
   for (const auto& g : inv.gpus)
-    if (!g.integrated || inv.gpus.size() == 1) v.gpu_names.push_back(g.name);
+    // The catalogue's name where the probe matched one: Windows names a card without its driver "Microsoft Basic
+    // Display Adapter".
+    if (!g.integrated || inv.gpus.size() == 1) v.gpu_names.push_back(g.catalog_name.value_or(g.name));
   // What blocks the GPU first, then what needs a step, then advice; by severity within each, then table order.
   std::stable_sort(v.findings.begin(), v.findings.end(), [](const Finding& a, const Finding& b) {
     return std::pair(effect_rank(a.code), severity_rank(a.severity)) < std::pair(effect_rank(b.code), severity_rank(b.severity));
