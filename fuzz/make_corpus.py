@@ -268,7 +268,30 @@ def dictionary(name, seeds):
         f"# libFuzzer dictionary for {name}_fuzzer, written by fuzz/make_corpus.py\n" + "\n".join(tokens) + "\n")
 
 
+# ---- nesting deeper than the one JSON reader takes (issue 30) ------------------------------------------------------
+# 100,000 levels overflowed the stack before the limit; 1,000 reach the refusal as well without making every mutation
+# 100 KB long (libFuzzer's -max_len follows the largest seed). tests/unit/json_depth_test.cpp feeds 200,000 levels.
+DEEP = 1000
+
+
+def deep_seeds():
+    deep = "[" * DEEP
+    for folder, name, content in [
+        ("inventory", "hostile-deep-1000.json", '{"schema": "gpuscout.inventory/1", "os": ' + deep),
+        ("bench_file", "hostile-deep-1000.json", '{"schema": "gpuscout.bench/1", "notes": ' + deep),
+        ("fit_config", "hostile-deep-1000.json", '{"model_type": "llama", "x": ' + "{\"a\": " * DEEP),
+        ("safetensors", "hostile-deep-1000.bin", (DEEP + 10).to_bytes(8, "little") + ('{"a": ' + deep).encode()),
+        ("fleet_answers", "hostile-deep-1000", "node1: " + '{"schema": "gpuscout.inventory/1", "os": ' + deep + "\n"),
+        ("child_answers", "hostile-deep-1000", '{"python": ' + deep),
+    ]:
+        (CORPUS / folder).mkdir(exist_ok=True)
+        write(folder, name, content)
+    write("child_answers", "python-probe-minimal", '{"python": {"executable": "/usr/bin/python3", "version": "3.11.2"}}')
+    write("child_answers", "toolkit-version", '{"cuda": {"name": "CUDA SDK", "version": "13.0.1"}}')
+
+
 if __name__ == "__main__":
+    deep_seeds()
     inventory_seeds()
     bench_seeds()
     csv_seeds()

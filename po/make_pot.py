@@ -50,9 +50,9 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         code_pot = os.path.join(tmp, "code.pot")
         subprocess.run([args.xgettext, "--language=C++", "--from-code=UTF-8", "--keyword=tr", "--keyword=trf",
-                        "--keyword=N_",
+                        "--keyword=N_", "--keyword=trc:1c,2",
                         # fmt's {} syntax: a "%" in a message ("90% of") is not a printf directive
-                        "--flag=tr:1:no-c-format", "--flag=trf:1:no-c-format", "--flag=N_:1:no-c-format",
+                        "--flag=tr:1:no-c-format", "--flag=trf:1:no-c-format", "--flag=N_:1:no-c-format", "--flag=trc:2:no-c-format",
                         "--add-comments=TRANSLATORS:", "--package-name=gpuscout", "--no-wrap",
                         "--sort-by-file", "-o", code_pot, *sources], cwd=root, check=True)
         data_pot = os.path.join(tmp, "data.pot")

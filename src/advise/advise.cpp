@@ -504,7 +504,7 @@ void compare_with_owned(const OwnedGpu& have, const Advice& a, std::vector<std::
   const bool enough = *g.memory_total_bytes >= a.need_bytes;
   if (enough)
     notes.push_back(trf("keep your {} ({}): it already has the {} this goal needs, so there is no need to buy one to {}",
-                        have_name, gib(*g.memory_total_bytes), gib(a.need_bytes), name(a.goal)));
+                        have_name, gib(*g.memory_total_bytes), gib(a.need_bytes), text::code(name(a.goal))));
   if (a.recommendations.empty()) return;
   const auto& top = a.recommendations.front();
   if (have.spec && have.spec->name == top.gpu->name) {

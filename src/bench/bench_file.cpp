@@ -11,6 +11,7 @@
 
 #include "bench/nvml_sampler.hpp"
 #include "bench/report.hpp"
+#include "core/json_position.hpp"
 #include "core/text.hpp"
 #include "core/user_file.hpp"
 
@@ -520,17 +521,9 @@ Result<BenchResult> load_bench_file(const std::string& path) {
   if (!read) return fail(read.error().message);
   const std::string content = std::move(*read);
   if (text::trim(content).empty()) return fail(fmt::format("{}: the file is empty", path));
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(content);
-  } catch (const nlohmann::json::exception& e) {
-    // "[json.exception.parse_error.101] parse error at line 3, column 7: syntax error ..."; a number like 1e999
-    // is an out_of_range error ("number overflow ...") with no "parse error" in it.
-    std::string why = e.what();
-    if (const auto at = why.find("] "); at != std::string::npos) why = why.substr(at + 2);
-    return fail(fmt::format("{}: not valid JSON ({})", path, why));
-  }
-  auto result = from_json(doc);
+  auto doc = core::parse_json(content);  // "line L column C: not valid JSON ...", a number like 1e999 too
+  if (!doc) return fail(fmt::format("{}: {}", path, doc.error().message));
+  auto result = from_json(*doc);
   if (!result) return fail(fmt::format("{}: {}", path, result.error().message));
   return result;
 }

@@ -7,6 +7,7 @@
 #include "bench/gpu_bench.hpp"
 #include "bench/result.hpp"
 #include "core/error.hpp"
+#include "core/json_position.hpp"
 #include "core/json.hpp"
 
 namespace gpuscout::bench {
@@ -40,8 +41,10 @@ inline std::string gpu_section_to_wire(const GpuSection& section) {
 }
 /// The parent's side; the error says what was wrong with the child's answer.
 inline Result<GpuSection> gpu_section_from_wire(const std::string& text) {
+  auto doc = core::parse_json(text);
+  if (!doc) return fail("the GPU benchmark's answer is unreadable: " + doc.error().message);
   try {
-    return nlohmann::json::parse(text).get<GpuSection>();
+    return doc->get<GpuSection>();
   } catch (const nlohmann::json::exception& e) {
     return fail(std::string("the GPU benchmark's answer is unreadable: ") + e.what());
   }

@@ -227,9 +227,10 @@ void line(Lines& o, const std::string& s) { o += s + "\n"; }
 
 void cpu_text(const CpuResult& c, Lines& o) {
   line(o, "");
-  line(o, trf("CPU  {}  ({} cores used, {} logical CPUs; {} {}{})", c.facts.model.empty() ? "?" : c.facts.model,
-                      c.threads, c.facts.logical_cpus, c.blas.name, c.blas.corename.empty() ? "" : "core ",
-                      c.blas.corename));
+  // OpenBLAS names the kernels it picked for this CPU (openblas_get_corename): "core Cooperlake".
+  line(o, trf("CPU  {}  ({} cores used, {} logical CPUs; {}{})", c.facts.model.empty() ? "?" : c.facts.model,
+              c.threads, c.facts.logical_cpus, c.blas.name,
+              c.blas.corename.empty() ? std::string() : " " + trf("core {}", c.blas.corename)));
   for (const auto* p : {&c.peak_fp32, &c.peak_fp64}) {
     if (!*p) continue;
     const auto& pk = **p;
@@ -243,7 +244,7 @@ void cpu_text(const CpuResult& c, Lines& o) {
     line(o, fmt::format("  {:<5} {:>6}  {:>9.1f}  {:>9.2f} ms  {:>5.1f}%  {:>8.2f} ms  {:>7}  {} ({:.1e})",
                         dtype_name(g.run.dtype), g.run.n, g.run.gflops, g.run.m.stats.median_s * 1e3,
                         g.run.m.stats.spread_pct, g.run.m.first_call_s * 1e3,
-                        g.efficiency ? fmt::format("{:.0f}%", *g.efficiency * 100) : "-", g.run.ok ? "ok" : "WRONG",
+                        g.efficiency ? fmt::format("{:.0f}%", *g.efficiency * 100) : "-", g.run.ok ? tr("ok") : tr("WRONG"),
                         g.run.rel_error));
   }
   if (c.memory)
@@ -270,7 +271,7 @@ void gpu_text(const GpuResult& g, Lines& o) {
                         dtype_name(e.dtype), e.n, e.tflops, e.m.stats.median_s * 1e3, e.m.stats.spread_pct,
                         e.m.first_call_s * 1e3, fmt_opt(e.peak_datasheet_tflops, "{:.1f}"),
                         fmt_opt(e.peak_computed_tflops, "{:.1f}"),
-                        e.efficiency ? fmt::format("{:.0f}%", *e.efficiency * 100) : "-", e.ok ? "ok" : "WRONG",
+                        e.efficiency ? fmt::format("{:.0f}%", *e.efficiency * 100) : "-", e.ok ? tr("ok") : tr("WRONG"),
                         e.note.empty() ? "" : "  (" + e.note + ")"));
   }
   line(o, trf("  device copy {} GB/s (read+write; datasheet {} GB/s)", gbs_text(g.copy),

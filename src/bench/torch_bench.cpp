@@ -9,6 +9,7 @@
 #include "bench/run.hpp"
 #include "core/i18n.hpp"
 #include "core/json.hpp"
+#include "core/json_position.hpp"
 #include "core/text.hpp"
 #include "inventory/cpu_count.hpp"
 #include "os/process.hpp"
@@ -245,11 +246,9 @@ bool parse_torch_output(std::string_view output, TorchBench& out) {
   for (std::string_view line : text::split(output, '\n')) {
     const auto value = [&](std::string_view tag) -> std::optional<json> {
       if (!line.starts_with(tag)) return std::nullopt;
-      try {
-        return json::parse(text::clean_utf8(line.substr(tag.size())));
-      } catch (const json::exception&) {
-        return std::nullopt;
-      }
+      auto parsed = core::parse_json(text::clean_utf8(line.substr(tag.size())));
+      if (!parsed) return std::nullopt;
+      return std::move(*parsed);
     };
     if (auto j = value("GPUSCOUT_TORCH_CASE ")) {
       if (auto c = read_case(*j); c && out.cases.size() < kMaxCases) out.cases.push_back(std::move(*c));

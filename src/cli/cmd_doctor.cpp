@@ -74,7 +74,7 @@ void add_doctor_command(CLI::App& app, GlobalOptions& global) {
       // The verdict and the next step first, a beginner's first screen; the inventory follows.
       const auto style = text_style(false);
       print_text(report::render_verdict_text(verdict, style) + "\n" + report::render_inventory_text(inv, style) + "\n" +
-                 tr("Everything gpuscout found, with the libraries' own messages: gpuscout info") + "\n");
+                 tr("Everything gpuscout found, with the libraries' own messages: `gpuscout info`") + "\n");
     }
     global.exit_code = *strict ? diagnose::strict_exit_code(verdict) : 0;
   });
@@ -94,7 +94,7 @@ void add_info_command(CLI::App& app, GlobalOptions& global) {
 
 void add_device_command(CLI::App& app, GlobalOptions& global) {
   auto* sub = app.add_subcommand(
-      "device", tr("Print the device a training script should use (cuda:N or cpu), for DEVICE=$(gpuscout device)"));
+      "device", tr("Print the device a training script should use (cuda:N or cpu), for `DEVICE=$(gpuscout device)`"));
   auto o = std::make_shared<InventoryOptions>();
   sub->add_option("--from", o->from, tr("Read a saved `gpuscout info --json` instead of probing this machine"))->type_name("FILE");
   auto* no_python = sub->add_flag("--no-python", o->no_python, tr("Decide from the driver alone, without asking PyTorch"));

@@ -80,12 +80,12 @@ std::vector<plan::GpuCapacity> gpus_from_catalogue(const std::string& name) {
     if (!m.mig_memory_bytes)
       throw UsageError(trf("--gpu '{}' is a MIG slice of {} whose size is not named (like 1g.10gb): give "
                                    "its memory with --vram", name, m.spec->name));
-    return {{fmt::format("{} MIG {}", m.spec->name, *m.mig_profile), *m.mig_memory_bytes, "catalogue",
+    return {{fmt::format("{} MIG {}", m.spec->name, *m.mig_profile), *m.mig_memory_bytes, N_("catalogue"),
              precision_of(*m.spec)}};
   }
   if (!m.spec->memory_bytes || *m.spec->memory_bytes == 0)
     throw UsageError(trf("{} has no memory size in the GPU catalogue: give --vram 24G instead", m.spec->name));
-  return {{m.spec->name, *m.spec->memory_bytes, "catalogue", precision_of(*m.spec)}};
+  return {{m.spec->name, *m.spec->memory_bytes, N_("catalogue"), precision_of(*m.spec)}};
 }
 
 std::vector<plan::GpuCapacity> gpus_from_inventory(const Inventory& inv, const std::string& label) {

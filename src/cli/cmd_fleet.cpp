@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "cli/output.hpp"
 #include "cli/usage.hpp"
 #include "core/error.hpp"
@@ -86,8 +87,8 @@ void add_fleet_command(CLI::App& app, GlobalOptions& global) {
   sub->add_option("files", o->paths, tr("Saved `gpuscout info --json` files, or folders of them"))->type_name("FILE");
   sub->add_flag("--slurm", o->slurm,
                 tr("Ask every node through srun; every argument after --slurm is srun's (partition, nodes): "
-                   "fleet --json --slurm -p gpu -N 4"));
-  sub->add_option("--pdsh", o->pdsh, tr("Ask every host of a plain host list through pdsh: --pdsh 'node[1-4]'"))
+                   "`gpuscout fleet --json --slurm -p gpu -N 4`"));
+  sub->add_option("--pdsh", o->pdsh, tr("Ask every host of a plain host list through pdsh: `--pdsh 'node[1-4]'`"))
       ->type_name("HOSTS");
   sub->add_flag("--json", o->json, tr("Print JSON (schema gpuscout.fleet/1, see docs/json.md)"));
   sub->add_option("--markdown", o->markdown, tr("Print the Markdown table to paste (or write it to FILE)"))
@@ -98,9 +99,9 @@ void add_fleet_command(CLI::App& app, GlobalOptions& global) {
   sub->add_option("--deadline", o->deadline_s,
                   tr("Seconds the nodes have to answer, all together (default 120); a node that has not answered "
                      "by then is reported as such"))
-      ->check(CLI::Range(5.0, 3600.0));
+      ->check(finite_number(5.0, 3600.0));
   sub->add_option("--timeout", o->timeout_s, tr("Each node's driver probe deadline in seconds (default 5)"))
-      ->check(CLI::Range(0.1, 120.0));
+      ->check(finite_number(0.1, 120.0));
   sub->add_option("--gpuscout", o->gpuscout,
                   tr("The gpuscout the nodes run (default: this program's path, which must exist on them)"))
       ->type_name("PATH");

@@ -26,6 +26,14 @@ std::string tr(std::string_view msgid) {
   return std::string(tr(std::string(msgid).c_str()));
 }
 
+std::string trc(const char* context, const char* msgid) {
+  if (g_language == i18n::Language::en) return msgid;
+  // gettext stores a message with a context under "context\004msgid" (what pgettext looks up).
+  const std::string key = std::string(context) + '\004' + msgid;
+  const char* found = tr(key.c_str());
+  return key == found ? std::string(msgid) : std::string(found);
+}
+
 namespace i18n {
 
 Language from_environment(const std::function<const char*(const char*)>& getenv) {

@@ -20,6 +20,10 @@ const char* tr(const char* msgid);
 /// The same for a string that is not a literal (a data table's cell); the result is a copy.
 std::string tr(std::string_view msgid);
 
+/// A word with more than one sense in another language ("no" as a yes/no value is 否, as "does not fit" 不行;
+/// "free" of memory is 空闲, of a price 免费): gettext's msgctxt, `context` naming the sense ("yes/no", "price").
+std::string trc(const char* context, const char* msgid);
+
 /// tr, then fmt::format with the arguments.
 template <typename... Args>
 std::string trf(const char* msgid, Args&&... args) {

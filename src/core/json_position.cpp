@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.hpp"
 #include "core/text.hpp"
 
 namespace gpuscout::core {
@@ -171,7 +172,32 @@ std::string to_string(const JsonPath& path) {
   return out;
 }
 
+std::optional<TextPosition> too_deep(std::string_view text, size_t limit) {
+  size_t depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;  // the escaped character, whatever it is
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > limit) return position_of(text, i);
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string too_deep_message(const TextPosition& at) {
+  return trf("line {} column {}: nested more than {} levels deep, deeper than any document gpuscout reads", at.line,
+             at.column, kMaxJsonDepth);
+}
+
 Result<json> parse_json(std::string_view text) {
+  if (const auto at = too_deep(text)) return fail(too_deep_message(*at));
   json doc;
   try {
     doc = json::parse(text);

@@ -27,7 +27,19 @@ struct TextPosition {
   size_t column = 1;
 };
 
-/// Parses `text` as strict JSON. The error reads "line L column C: REASON" (REASON without nlohmann's
+/// The deepest nesting of arrays and objects gpuscout reads. Its own documents nest 6 levels, a model's config.json
+/// about 4; nlohmann::json frees and converts a value recursively, so a document nested 100,000 levels deep (a
+/// hostile --from file, or a node's answer to fleet) would overflow the stack: such a document is refused before
+/// it is parsed.
+inline constexpr size_t kMaxJsonDepth = 128;
+
+/// Where `text` first nests deeper than `limit` (brackets outside strings), or nullopt. One linear pass, no
+/// recursion; it does not check that the text is JSON.
+std::optional<TextPosition> too_deep(std::string_view text, size_t limit = kMaxJsonDepth);
+/// The error for it: "line L column C: nested more than 128 levels deep".
+std::string too_deep_message(const TextPosition& at);
+
+/// Parses `text` as strict JSON, refusing one nested deeper than kMaxJsonDepth. The error reads "line L column C: REASON" (REASON without nlohmann's
 /// exception prefix); a number too large for a double ("1e999") is such an error, not an exception.
 Result<nlohmann::json> parse_json(std::string_view text);
 

@@ -260,6 +260,8 @@ size_t display_width(std::string_view s) {
   return width;
 }
 
+std::string code(std::string_view command) { return "`" + std::string(command) + "`"; }
+
 std::string wrap(std::string_view s, size_t width, std::string_view indent, std::optional<size_t> start_column) {
   // Pieces that stay whole: a run of non-space narrow characters (a word, a command), or one wide character.
   std::vector<std::pair<std::string_view, bool>> pieces;  // text, space before it
@@ -291,9 +293,10 @@ std::string wrap(std::string_view s, size_t width, std::string_view indent, std:
   size_t last_at = 0;         // where the line's last piece (with the space before it) starts in `out`
   size_t last_width = 0;      // its width, with the punctuation that clings to it
   bool last_opens_line = true;
-  // Chinese closing punctuation never starts a line: it clings to the piece before it, and takes that piece to the
-  // next line when the two do not fit.
-  static constexpr std::string_view kNoLineStart[] = {"，", "。", "：", "；", "）", "、", "！", "？", "」", "》"};
+  // Closing punctuation never starts a line: it clings to the piece before it (a Chinese word, or a `command`
+  // followed by "." or "。"), and takes that piece to the next line when the two do not fit.
+  static constexpr std::string_view kNoLineStart[] = {"，", "。", "：", "；", "）", "、", "！", "？", "」", "》",
+                                                      ".", ",", ";", ":", ")", "!", "?", ".)", ")."};
   for (const auto& [piece, space_before] : pieces) {
     const size_t w = display_width(piece);
     const bool clings = !line_empty && !space_before && std::ranges::find(kNoLineStart, piece) != std::end(kNoLineStart);

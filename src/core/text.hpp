@@ -30,6 +30,10 @@ std::string format_cpu_list(const std::vector<int>& cpus);
 /// Joins with a separator.
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 
+/// A command set in prose: between backticks, which every renderer keeps whole (wrap keeps it on one line, the
+/// HTML report makes it <code>), so nothing of the sentence around it is copied with it.
+std::string code(std::string_view command);
+
 /// Columns a UTF-8 text takes on a terminal: CJK ideographs, kana, Hangul and full-width forms count two.
 size_t display_width(std::string_view s);
 /// Wraps `s` to lines of at most `width` columns (a word longer than that keeps its own line), breaking at spaces

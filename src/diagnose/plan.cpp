@@ -49,8 +49,15 @@ Step torch_step(const Context& c) {
                        : trf("Install PyTorch {} built for {}.", choice.torch, wheel_target(choice));
   const std::string python = python_command(inv);
   if (inv.platform.notebook) s.changes = tr("the notebook's own Python packages (until the runtime is reset)");
-  else if (installs_into_new_venv(inv))
-    s.changes = tr("makes a virtual environment in ~/venvs/torch and installs torch, torchvision and torchaudio into it");
+  else if (installs_into_new_venv(inv)) {
+    // The system's own Python stays as it is (PEP 668); the user's scripts run with the venv's.
+    s.action += " " + std::string(tr("Then run your scripts with ~/venvs/torch/bin/python, or after `source ~/venvs/torch/bin/activate`."));
+    s.changes = venv_needs_package(inv)
+                    ? tr("installs the python3-venv package, makes a virtual environment in ~/venvs/torch and installs "
+                         "torch, torchvision and torchaudio into it")
+                    : tr("makes a virtual environment in ~/venvs/torch and installs torch, torchvision and torchaudio into it");
+    s.root = venv_needs_package(inv);
+  }
   else if (replacing)
     s.changes = trf("replaces torch, torchvision and torchaudio in {} (nothing else changes)", python);
   else

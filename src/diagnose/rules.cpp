@@ -1,6 +1,7 @@
 #include "diagnose/rules.hpp"
 
 #include "core/i18n.hpp"
+#include "core/text.hpp"
 #include "diagnose/rule_checks.hpp"
 
 namespace gpuscout::diagnose {
@@ -160,7 +161,7 @@ std::span<const Rule> rules() { return kRules; }
 
 namespace checks {
 std::string step_text(const Step& step) {
-  return step.command.empty() ? step.action : trf("{} The command: {}", step.action, step.command);
+  return step.command.empty() ? step.action : trf("{} The command: {}", step.action, text::code(step.command));
 }
 }  // namespace checks
 

@@ -49,8 +49,8 @@ std::vector<Note> driver_library_mismatch(const Context& c) {
                           *module)
                     : tr("The NVIDIA driver library and the loaded kernel module are different versions (typical right "
                          "after a driver upgrade)."),
-             tr("Reboot. (Or, with no process using the GPU: sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && "
-                "sudo modprobe nvidia.)"));
+             tr("Reboot. (Or, with no process using the GPU: `sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && "
+                "sudo modprobe nvidia`.)"));
 }
 
 std::vector<Note> nvidia_driver_not_loaded(const Context& c) {

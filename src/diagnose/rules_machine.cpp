@@ -54,16 +54,16 @@ std::string amd_fix(const Context& c, const Gpu& g) {
   if (c.windows)
     return tr("PyTorch has no ROCm build for Windows, so it cannot use this card here. Your options: WSL2 with AMD's "
               "ROCm for WSL, which supports only some Radeon cards (check AMD's WSL support list for yours); "
-              "torch-directml (pip install torch-directml), which runs PyTorch through DirectX 12; the CPU build "
+              "torch-directml (`pip install torch-directml`), which runs PyTorch through DirectX 12; the CPU build "
               "(the install command above); or a cloud GPU (see `gpuscout platforms`).");
   if (c.inv.os.wsl)
-    return tr("AMD GPUs under WSL: PyTorch's ROCm builds need native Linux; on Windows use torch-directml (pip "
-              "install torch-directml), or a cloud GPU.");
+    return tr("AMD GPUs under WSL: PyTorch's ROCm builds need native Linux; on Windows use torch-directml (`pip "
+              "install torch-directml`), or a cloud GPU.");
   const auto& targets = c.torch_choice.backend_arch_list;
   if (c.torch_choice.index && c.torch_choice.index->starts_with("rocm") && g.gfx_target &&
       std::find(targets.begin(), targets.end(), *g.gfx_target) != targets.end())
     return trf("Install PyTorch's ROCm build, which has code for this card ({}): {}", *g.gfx_target,
-               c.torch_choice.command);
+               text::code(c.torch_choice.command));
   const auto newest = newest_backend_index("rocm");
   const std::string index = newest ? *newest : "rocm";
   if (g.gfx_target)
@@ -72,19 +72,19 @@ std::string amd_fix(const Context& c, const Gpu& g) {
                "Use the CPU, or a cloud GPU: see `gpuscout platforms`.",
                *g.gfx_target);
   return trf("Install AMD's ROCm driver, then check the card's gfx name with `rocminfo`; if it is one PyTorch's ROCm "
-             "build lists (Radeon RX 7900 and 9070 series, Instinct), install it: pip install torch --index-url "
-             "https://download.pytorch.org/whl/{}",
+             "build lists (Radeon RX 7900 and 9070 series, Instinct), install it: `pip install torch --index-url "
+             "https://download.pytorch.org/whl/{}`",
              index);
 }
 
 std::string other_vendor_fix(const Context& c, const Gpu& g) {
   if (g.vendor == "amd") return amd_fix(c, g);
   if (g.vendor == "intel") {
-    if (c.torch_choice.index == "xpu") return trf("Intel GPUs run PyTorch through its XPU build: {}", c.torch_choice.command);
+    if (c.torch_choice.index == "xpu") return trf("Intel GPUs run PyTorch through its XPU build: {}", text::code(c.torch_choice.command));
     return tr("PyTorch's XPU build supports Intel Arc, Core Ultra with Arc graphics and Data Center GPU Max, not this "
               "GPU: PyTorch runs on the CPU here.");
   }
-  if (g.vendor == "apple") return tr("Apple GPUs work through PyTorch's MPS backend on macOS: torch.device(\"mps\").");
+  if (g.vendor == "apple") return tr("Apple GPUs work through PyTorch's MPS backend on macOS: `torch.device(\"mps\")`.");
   return tr("CUDA builds of PyTorch need an NVIDIA GPU; check the vendor's own PyTorch port.");
 }
 
@@ -152,7 +152,7 @@ std::vector<Note> torch_wrong_backend(const Context& c) {
                   : trf("GPU {} ({}) runs PyTorch through its XPU build, but the installed PyTorch {} is {}: it "
                         "cannot use the GPU.",
                         (*gpu)->index, (*gpu)->name, torch->version, built),
-             trf("Replace it: {}", c.torch_choice.command));
+             trf("Replace it: {}", text::code(c.torch_choice.command)));
 }
 
 std::vector<Note> rocm_unusable(const Context& c) {
@@ -220,7 +220,7 @@ std::vector<Note> gpu_busy(const Context& c) {
         users.push_back(trf("{} more", g.processes.size() - 4));
         break;
       }
-      users.push_back(fmt::format("{} (pid {}{})", p.name.value_or("?"), p.pid,
+      users.push_back(trf("{} (pid {}{})", p.name.value_or("?"), p.pid,
                                   p.used_bytes ? ", " + units::format_bytes(*p.used_bytes) : ""));
     }
     out.push_back(Note{busy_message(g, busy, users),
@@ -436,8 +436,8 @@ std::vector<Note> cloud_notebook(const Context& c) {
   return one(trf("Running in {}: a hosted notebook with usage limits; files outside persistent storage vanish when the "
                  "session ends.",
                  colab ? "Google Colab" : "Kaggle"),
-             colab ? tr("Save checkpoints to Google Drive (from google.colab import drive; "
-                        "drive.mount('/content/drive')); if no GPU shows, Runtime > Change runtime type > T4 GPU.")
+             colab ? tr("Save checkpoints to Google Drive (`from google.colab import drive; "
+                        "drive.mount('/content/drive')`); if no GPU shows, Runtime > Change runtime type > T4 GPU.")
                    : tr("Save outputs under /kaggle/working; enable a GPU in Settings > Accelerator (weekly quota)."));
 }
 

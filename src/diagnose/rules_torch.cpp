@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "core/i18n.hpp"
+#include "core/text.hpp"
 #include "core/units.hpp"
 #include "diagnose/driver_route.hpp"
 #include "diagnose/rule_checks.hpp"
@@ -33,14 +34,16 @@ std::string install_step(const Context& c) {
     return tr("No PyTorch build runs this GPU with a driver it can have: use a free cloud GPU (Colab, Kaggle; see "
               "`gpuscout platforms`).");
   const auto& newer = c.torch_choice.with_newer_driver;
+  std::string command = text::code(c.torch_choice.command);
+  if (installs_into_new_venv(c.inv))
+    command += " " + std::string(tr("(then run your scripts with ~/venvs/torch/bin/python, or after `source "
+                        "~/venvs/torch/bin/activate`)"));
   if (c.torch_choice.driver_needed)
     return newer ? trf("First update the NVIDIA driver to {0} or newer, then: {1} (newer: {2}; this command needs no "
                        "driver change)",
-                       *c.torch_choice.driver_needed, c.torch_choice.command, *newer)
-                 : trf("First update the NVIDIA driver to {} or newer, then: {}", *c.torch_choice.driver_needed,
-                       c.torch_choice.command);
-  return newer ? trf("{} (newer: {}; this command needs no driver change)", c.torch_choice.command, *newer)
-               : c.torch_choice.command;
+                       *c.torch_choice.driver_needed, command, *newer)
+                 : trf("First update the NVIDIA driver to {} or newer, then: {}", *c.torch_choice.driver_needed, command);
+  return newer ? trf("{} (newer: {}; this command needs no driver change)", command, *newer) : command;
 }
 
 /// On a hosted notebook, the switch to one of its GPUs that current PyTorch runs, as a sentence to append.
@@ -53,7 +56,7 @@ std::string or_switch_gpu(const Context& c) {
 std::string too_old_fix(const Context& c, const ReleaseForGpu& last) {
   if (!last.release || !last.cuda) return tr("Use a free cloud GPU (Colab, Kaggle) or a newer card.") + or_switch_gpu(c);
   return trf("Use an older PyTorch: {} (needs a driver that supports CUDA {}), or a free cloud GPU (Colab, Kaggle).",
-             install_command(c.inv, *last.release, last.cuda), *last.cuda) +
+             text::code(install_command(c.inv, *last.release, last.cuda)), *last.cuda) +
          or_switch_gpu(c);
 }
 

@@ -195,28 +195,51 @@ bool installs_into_new_venv(const Inventory& inv) {
          !inv.python.in_venv.value_or(false);
 }
 
+bool venv_needs_package(const Inventory& inv) {
+  // Debian and its derivatives move ensurepip (and so `-m venv`'s pip) into the python3-venv package.
+  static constexpr std::string_view kDebianFamily[] = {"debian", "ubuntu", "linuxmint", "pop", "raspbian", "kali"};
+  return installs_into_new_venv(inv) && inv.python.has_ensurepip == false && inv.os.id &&
+         std::find(std::begin(kDebianFamily), std::end(kDebianFamily), *inv.os.id) != std::end(kDebianFamily);
+}
+
 std::string install_command_from_index(const Inventory& inv, const std::string& release, const std::string& index) {
+  std::vector<std::string> names = {"torch"};
   std::string packages = fmt::format("\"torch=={}.*\"", release);
   if (const auto* companions = catalog::find_torch_companions(release)) {
     packages += fmt::format(" \"torchvision=={}.*\"", companions->torchvision);
-    if (companions->torchaudio) packages += fmt::format(" \"torchaudio=={}.*\"", *companions->torchaudio);
+    names.push_back("torchvision");
+    if (companions->torchaudio) {
+      packages += fmt::format(" \"torchaudio=={}.*\"", *companions->torchaudio);
+      names.push_back("torchaudio");
+    }
   }
   const std::string url = fmt::format("--index-url https://download.pytorch.org/whl/{}", index);
+  const bool replacing = inv.python.torch_installed || inv.torch;
   // pip keeps an installed build whose version meets the pins whatever its variant (PEP 440 ignores the local label:
   // 2.14.0+cu130 satisfies torch==2.14.*). Where the interpreter has a torch, --force-reinstall makes pip take the
   // named builds from the index (their dependencies are fetched again too): one line that works the same in bash,
   // cmd, PowerShell and a notebook's %pip, where `uninstall && install` would not.
-  const std::string install =
-      fmt::format("install {}{} {}", packages, inv.python.torch_installed || inv.torch ? " --force-reinstall" : "", url);
+  const std::string install = fmt::format("install {}{} {}", packages, replacing ? " --force-reinstall" : "", url);
   // In a hosted notebook the user types into a cell: %pip works on the kernel's own interpreter.
   if (inv.platform.notebook) return "%pip " + install;
-  // PEP 668: pip refuses to install into a distribution's own Python (externally-managed-environment).
+  const std::string python = python_command(inv);
+  // PEP 668: pip refuses to install into a distribution's own Python (externally-managed-environment). The new venv
+  // holds no torch yet: nothing to force.
   if (installs_into_new_venv(inv))
-    // TRANSLATORS: only the words in parentheses are prose; the command before them stays as it is.
-    return trf("{} -m venv ~/venvs/torch && ~/venvs/torch/bin/python -m pip install {} {} (then run "
-               "your scripts with ~/venvs/torch/bin/python, or `source ~/venvs/torch/bin/activate`)",
-               python_command(inv), packages, url);
-  return fmt::format("{} -m pip {}", python_command(inv), install);
+    return fmt::format("{}{} -m venv ~/venvs/torch && ~/venvs/torch/bin/python -m pip install {} {}",
+                       venv_needs_package(inv) ? "sudo apt install -y python3-venv && " : "", python, packages, url);
+  if (!on_windows(inv) && inv.python.has_pip == false) {
+    // uv makes venvs without pip; its own installer replaces the named packages (the same PEP 440 trap: named again).
+    if (inv.python.environment_tool == "uv") {
+      std::string reinstall;
+      if (replacing)
+        for (const auto& name : names) reinstall += " --reinstall-package " + name;
+      return fmt::format("uv pip install --python {} {}{} {}", python, packages, reinstall, url);
+    }
+    // A venv made --without-pip: ensurepip seeds it from the interpreter's own wheel, offline.
+    if (inv.python.has_ensurepip != false) return fmt::format("{0} -m ensurepip && {0} -m pip {1}", python, install);
+  }
+  return fmt::format("{} -m pip {}", python, install);
 }
 
 const catalog::DriverBranch* ended_branch(const Inventory& inv) {

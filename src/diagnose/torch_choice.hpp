@@ -27,15 +27,20 @@ std::vector<const catalog::TorchBuild*> fitting_builds(const std::vector<catalog
 /// The install command of `release` (CUDA variant `cuda`, none for the CPU wheel) for the inventory's Python:
 /// `"/usr/bin/python3" -m pip install "torch==2.5.*" "torchvision==0.20.*" "torchaudio==2.5.*" --index-url
 /// https://download.pytorch.org/whl/cu121`; in a hosted notebook `%pip install ...`, typed into a cell; for an
-/// externally managed interpreter (PEP 668) that is no venv, a venv made first and pip run in it. Where the
-/// interpreter has a torch, `--force-reinstall` after the pins: pip would otherwise keep the build in place, whose version
-/// already meets the pins.
+/// externally managed interpreter (PEP 668) that is no venv, a venv made first and pip run in it; in a uv venv
+/// without pip, `uv pip install --python ...`; in a venv made without pip, ensurepip first. Where the interpreter
+/// has a torch, `--force-reinstall` (uv: `--reinstall-package` of each) after the pins: the installer would
+/// otherwise keep the build in place, whose version already meets the pins. Always one line, no prose.
 std::string install_command(const Inventory& inventory, const std::string& release,
                             const std::optional<std::string>& cuda);
 
 /// The install command makes a venv first: a distribution's own Python (PEP 668, externally managed), no venv,
 /// not Windows, not a notebook.
 bool installs_into_new_venv(const Inventory& inventory);
+
+/// The new venv needs its distribution's python3-venv first (Debian's family leaves ensurepip out of python3):
+/// the install command then begins with `sudo apt install -y python3-venv`.
+bool venv_needs_package(const Inventory& inventory);
 
 /// The same from a wheel index name ("cu128", "cpu", "rocm7.2", "xpu").
 std::string install_command_from_index(const Inventory& inventory, const std::string& release, const std::string& index);

@@ -297,6 +297,11 @@ struct PythonInfo {
   std::optional<bool> in_venv;             ///< sys.prefix != sys.base_prefix (a venv or virtualenv)
   /// PEP 668: the stdlib folder holds EXTERNALLY-MANAGED and this is no venv, so `pip install` refuses.
   std::optional<bool> externally_managed;
+  std::optional<bool> has_pip;        ///< `python -m pip` would run (pip importable)
+  /// ensurepip importable: `-m venv` can seed pip (Debian and Ubuntu ship it apart, in python3-venv)
+  std::optional<bool> has_ensurepip;
+  /// The tool that made the environment, where it matters to installing: "uv" (its venvs have no pip), "conda".
+  std::optional<std::string> environment_tool;
   bool torch_installed = false;
   bool timed_out = false;
   std::optional<ProbeError> error;     ///< python missing, import failed with an error other than "no module"

@@ -66,7 +66,7 @@ GPUSCOUT_INVENTORY_JSON(TorchInfo, version, cuda, hip, cuda_available, device_co
 GPUSCOUT_INVENTORY_JSON(OtherPython, executable, version, torch_version, torch_cuda)
 GPUSCOUT_INVENTORY_JSON(PythonPackage, name, version)
 GPUSCOUT_INVENTORY_JSON(PythonInfo, probed, executable, version, selected_by, in_venv, externally_managed,
-                        torch_installed, timed_out, error, others, store_alias, build, implementation, libc, packages)
+                        has_pip, has_ensurepip, environment_tool, torch_installed, timed_out, error, others, store_alias, build, implementation, libc, packages)
 
 
 /// The whole inventory as JSON, keys in a stable, documented order.

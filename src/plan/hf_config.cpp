@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/i18n.hpp"
+#include "core/json_position.hpp"
 #include "core/text.hpp"
 #include "core/user_file.hpp"
 #include "plan/safetensors.hpp"
@@ -200,20 +201,6 @@ bool apply_family(ModelShape& s, const std::string& type, Fields& f) {
 namespace {
 Result<ConfigRead> read_config(const json& config, std::string_view source);
 }  // namespace
-
-TextPosition position_of(std::string_view text, size_t byte_offset) {
-  TextPosition p;
-  const size_t end = std::min(byte_offset, text.size());
-  for (size_t i = 0; i < end; ++i) {
-    if (text[i] == '\n') {
-      ++p.line;
-      p.column = 1;
-    } else {
-      ++p.column;
-    }
-  }
-  return p;
-}
 
 Result<ConfigRead> shape_from_config(const json& config, std::string_view source) {
   try {
@@ -532,23 +519,10 @@ Result<ConfigRead> read_config(const json& config, std::string_view source) {
 }  // namespace
 
 Result<ConfigRead> parse_hf_config(std::string_view text, std::string_view source) {
-  json config;
-  try {
-    config = json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
-    const size_t offset = e.byte > 0 ? e.byte - 1 : 0;
-    const TextPosition at = position_of(text, offset);
-    std::string reason = e.what();
-    if (const auto colon = reason.find(": ", reason.find("parse error")); colon != std::string::npos)
-      reason = reason.substr(colon + 2);
-    return fail(trf("{}:{}:{}: not valid JSON: {}", source, at.line, at.column, reason));
-  } catch (const json::exception& e) {
-    // Numbers out of range ("1e605") are reported without a position.
-    std::string reason = e.what();
-    if (const auto bracket = reason.find("] "); bracket != std::string::npos) reason = reason.substr(bracket + 2);
-    return fail(trf("{}: not valid JSON: {}", source, reason));
-  }
-  return shape_from_config(config, source);
+  // "SOURCE: line L column C: not valid JSON ..." or "... nested more than 128 levels deep ..."
+  auto config = core::parse_json(text);
+  if (!config) return fail(fmt::format("{}: {}", source, config.error().message));
+  return shape_from_config(*config, source);
 }
 
 namespace {

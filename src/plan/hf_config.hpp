@@ -26,13 +26,6 @@ Result<ConfigRead> parse_hf_config(std::string_view text, std::string_view sourc
 /// The same from an already parsed JSON object (the catalogue builds one per data row).
 Result<ConfigRead> shape_from_config(const nlohmann::json& config, std::string_view source);
 
-/// Line and column (1-based) of a byte offset in text, for messages.
-struct TextPosition {
-  size_t line = 1;
-  size_t column = 1;
-};
-TextPosition position_of(std::string_view text, size_t byte_offset);
-
 /// I/O shell: PATH is a config.json, or a model folder holding config.json and optionally
 /// *.safetensors files (their headers give exact tensor bytes) or model.safetensors.index.json
 /// (its metadata.total_size).

@@ -6,6 +6,7 @@
 
 #include "core/i18n.hpp"
 #include "core/json.hpp"
+#include "core/json_position.hpp"
 #include "core/user_file.hpp"
 
 namespace gpuscout::plan {
@@ -33,9 +34,10 @@ uint64_t safetensors_dtype_bytes(std::string_view d) {
 }
 
 Result<TensorTotals> parse_safetensors_header(std::string_view header_json, std::string_view source) {
-  nlohmann::json doc = nlohmann::json::parse(header_json, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object())
-    return fail(trf("{}: the safetensors header is not a JSON object", source));
+  auto parsed = core::parse_json(header_json);
+  if (!parsed) return fail(fmt::format("{}: {}", source, parsed.error().message));
+  const nlohmann::json doc = std::move(*parsed);
+  if (!doc.is_object()) return fail(trf("{}: the safetensors header is not a JSON object", source));
   TensorTotals totals;
   for (const auto& [name, tensor] : doc.items()) {
     if (name == "__metadata__") continue;
@@ -73,8 +75,10 @@ Result<TensorTotals> parse_safetensors_prefix(std::string_view prefix, std::stri
 }
 
 Result<uint64_t> parse_safetensors_index(std::string_view text, std::string_view source) {
-  nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object()) return fail(trf("{}: not a JSON object", source));
+  auto parsed = core::parse_json(text);
+  if (!parsed) return fail(fmt::format("{}: {}", source, parsed.error().message));
+  const nlohmann::json doc = std::move(*parsed);
+  if (!doc.is_object()) return fail(trf("{}: not a JSON object", source));
   const auto meta = doc.find("metadata");
   if (meta == doc.end() || !meta->is_object() || !meta->contains("total_size"))
     return fail(trf("{}: no metadata.total_size", source));

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/json.hpp"
+#include "core/json_position.hpp"
 #include "inventory/json.hpp"
 #include "os/process.hpp"
 #include "os/system.hpp"
@@ -86,9 +87,15 @@ void collect_driver_child(Result<os::Child>& child, const ChildRole& role, std::
     error = std::move(failed);
     return;
   }
+  auto parsed = core::parse_json(r.out);
+  if (!parsed) {
+    error = ProbeError{role.source, "probe child", "unreadable result: " + child_output_excerpt(parsed.error().message),
+                       std::nullopt};
+    return;
+  }
   try {
-    read(nlohmann::json::parse(r.out));
-  } catch (const nlohmann::json::exception& e) {
+    read(*parsed);
+  } catch (const nlohmann::json::exception& e) {  // a value of the wrong type
     error = ProbeError{role.source, "probe child", "unreadable result: " + child_output_excerpt(e.what()), std::nullopt};
   }
   if (error) add_child_output(*error, r);

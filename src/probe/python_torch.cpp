@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/json.hpp"
+#include "core/json_position.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "probe/sources.hpp"
@@ -36,6 +37,20 @@ def stdlib_marker():
     import sysconfig
     return os.path.isfile(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED"))
 out["externally_managed_marker"] = attempt(stdlib_marker)
+def installer_facts():
+    # What installs into this interpreter: pip itself, ensurepip (what `-m venv` seeds pip from; Debian and Ubuntu
+    # move it into python3-venv), and the tool that made the environment (uv's venvs have no pip).
+    import importlib.util
+    out["has_pip"] = importlib.util.find_spec("pip") is not None
+    out["has_ensurepip"] = importlib.util.find_spec("ensurepip") is not None
+    if os.path.isdir(os.path.join(sys.prefix, "conda-meta")):
+        out["environment_tool"] = "conda"
+    elif os.path.isfile(os.path.join(sys.prefix, "pyvenv.cfg")):  # a regular file: never a FIFO that blocks
+        with open(os.path.join(sys.prefix, "pyvenv.cfg")) as cfg:
+            for cfg_line in cfg.read(65536).splitlines():
+                if cfg_line.split("=")[0].strip() == "uv":
+                    out["environment_tool"] = "uv"
+attempt(installer_facts)
 def build_facts():
     import platform
     out["build"] = " ".join(sys.version.split())[:200]
@@ -277,15 +292,14 @@ void parse_python_probe_output(std::string_view output, PythonInfo& python, std:
   }
   auto line = output.substr(pos + 15);
   line = line.substr(0, line.find('\n'));
-  json doc;
-  try {
-    // Cleaned first: a non-UTF-8 byte in one path or name must not lose the whole result.
-    doc = json::parse(text::clean_utf8(line));
-  } catch (const json::exception& e) {
-    python.error = ProbeError{"python", "probe script", text::clean_utf8(std::string("unreadable result: ") + e.what()),
+  // Cleaned first: a non-UTF-8 byte in one path or name must not lose the whole result.
+  auto parsed = core::parse_json(text::clean_utf8(line));
+  if (!parsed) {
+    python.error = ProbeError{"python", "probe script", text::clean_utf8("unreadable result: " + parsed.error().message),
                               std::nullopt};
     return;
   }
+  const json doc = std::move(*parsed);
   if (!doc.is_object()) {
     python.error = ProbeError{"python", "probe script", "unreadable result: not a JSON object", std::nullopt};
     return;
@@ -293,6 +307,10 @@ void parse_python_probe_output(std::string_view output, PythonInfo& python, std:
   python.version = text_at(doc, "python");
   python.executable = text_at(doc, "executable");
   python.in_venv = flag_at(doc, "in_venv");
+  python.has_pip = flag_at(doc, "has_pip");
+  python.has_ensurepip = flag_at(doc, "has_ensurepip");
+  if (const auto tool = short_text_at(doc, "environment_tool", 16); tool == "uv" || tool == "conda")
+    python.environment_tool = tool;
   python.build = short_text_at(doc, "build", 200);
   python.implementation = short_text_at(doc, "implementation", 32);
   python.libc = short_text_at(doc, "libc", 64);

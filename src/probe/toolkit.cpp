@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/json.hpp"
+#include "core/json_position.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "os/process.hpp"
@@ -26,12 +27,9 @@ std::optional<std::string> parse_nvcc_version(std::string_view text) {
 
 Result<std::string> parse_toolkit_version_json(std::string_view text) {
   // {"cuda": {"name": "CUDA SDK", "version": "13.0.1"}, "cuda_nvcc": {"name": ..., "version": "13.0.88"}, ...}
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
-    return fail(text::clean_utf8(std::string("not valid JSON: ") + e.what()));  // e.what() quotes the bad bytes
-  }
+  auto parsed = core::parse_json(text);
+  if (!parsed) return fail(text::clean_utf8(parsed.error().message));  // the message quotes the bad bytes
+  const nlohmann::json doc = std::move(*parsed);
   for (const char* component : {"cuda_nvcc", "cuda"}) {
     const auto c = doc.is_object() ? doc.find(component) : doc.end();
     if (c == doc.end() || !c->is_object()) continue;

@@ -440,14 +440,14 @@ ChartSpec memory_plan_chart(const GpuMemoryPlan& plan, int index) {
   const double cap = static_cast<double>(plan.capacity_bytes) / gib;
   // Drawn by the page's small limit-line plugin (a Chart.js plugin using the chart's own scale).
   options["plugins"]["gsLimit"] = {{"value", round3(cap)},
-                                   {"label", fmt::format("{:.1f} GiB {}", cap, plan.basis.empty() ? "usable" : plan.basis)}};
+                                   {"label", fmt::format("{:.1f} GiB {}", cap, plan.basis.empty() ? tr("usable") : tr(plan.basis))}};
   ChartSpec s;
   s.kind = "memory-plan";
   s.id = fmt::format("memory-plan-{}", index);
   s.title = trf("{} on GPU {} {}", plan.model, index, plan.gpu);
-  s.caption = trf("What one GPU must hold for each workload, term by term (gpuscout fit conventions); the "
+  s.caption = trf("What one GPU must hold for each workload, term by term (`gpuscout fit` conventions); the "
                           "vertical line is the card's {} memory, {:.1f} GiB: a bar past it does not fit.",
-                          plan.basis.empty() ? "usable" : plan.basis, cap);
+                          plan.basis.empty() ? tr("usable") : tr(plan.basis), cap);
   s.height_px = std::max(220, 70 + 40 * static_cast<int>(plan.rows.size()));
   s.config = {{"type", "bar"}, {"data", {{"labels", labels}, {"datasets", datasets}}}, {"options", options}};
   return s;
@@ -473,7 +473,7 @@ ChartSpec advice_chart(const advise::Advice& advice) {
   ChartJson options = base_options();
   options["indexAxis"] = "y";
   options["plugins"]["legend"]["display"] = false;
-  options["scales"] = {{"x", axis(metric + " per 1000 USD")}, {"y", axis("", "category")}};
+  options["scales"] = {{"x", axis(trf("{} per 1000 USD", metric))}, {"y", axis("", "category")}};
   options["scales"]["y"]["title"]["display"] = false;
   ChartSpec s;
   s.kind = "advice";
@@ -486,7 +486,7 @@ ChartSpec advice_chart(const advise::Advice& advice) {
   s.height_px = std::max(200, 60 + 36 * static_cast<int>(labels.size()));
   s.config = {{"type", "bar"},
               {"data", {{"labels", labels},
-                        {"datasets", ChartJson::array({{{"label", metric + " per 1000 USD"}, {"data", data},
+                        {"datasets", ChartJson::array({{{"label", trf("{} per 1000 USD", metric)}, {"data", data},
                                                         {"backgroundColor", "#009E73"}}})}}},
               {"options", options}};
   return s;

@@ -155,7 +155,7 @@ void section_nvidia(const Inventory& inv, bool detail, std::string& out) {
   if (detail && inv.cuda.error) cuda += fmt::format(" ({}: {})", inv.cuda.error->what, inv.cuda.error->message);
   line("CUDA", cuda);
   for (const auto& d : inv.cuda.devices)
-    out += fmt::format("      cuda:{} {} cc {} {} SMs {} {}-bit\n", d.index, d.name, opt(d.compute_capability, "?"),
+    out += trf("      cuda:{} {} cc {} {} SMs {} {}-bit\n", d.index, d.name, opt(d.compute_capability, "?"),
                        optn(d.sm_count), bytes(d.total_memory_bytes), optn(d.memory_bus_width_bits));
   line(tr("toolkit"), inv.toolkit.nvcc_version ? "nvcc " + *inv.toolkit.nvcc_version
                                              : std::string(tr("nvcc not found (not needed for PyTorch wheels)")));
@@ -166,15 +166,15 @@ void section_python(const Inventory& inv, bool detail, std::string& out) {
   auto line = [&](std::string_view label, std::string_view value) { out += fmt::format("  {:<13}{}\n", label, value); };
   if (!inv.python.probed) line("", tr("not checked (--no-python)"));
   else {
-    line("python", inv.python.version ? fmt::format("{} ({})", *inv.python.version, opt(inv.python.executable)) : std::string(tr("not found")));
+    line("Python", inv.python.version ? fmt::format("{} ({})", *inv.python.version, opt(inv.python.executable)) : std::string(tr("not found")));
     if (inv.torch) {
       const auto& t = *inv.torch;
       line("torch", trf("{}, built with {}", t.version, t.cuda ? "CUDA " + *t.cuda : t.hip ? "ROCm " + *t.hip : std::string(tr("no CUDA (CPU build)"))));
-      line("cuda", fmt::format("is_available() = {}, device_count() = {}", t.cuda_available ? "True" : "False", t.device_count));
+      line("torch.cuda", fmt::format("is_available() = {}, device_count() = {}", t.cuda_available ? "True" : "False", t.device_count));
       if (detail && !t.arch_list.empty()) line(tr("arch list"), fmt::format("{}", fmt::join(t.arch_list, " ")));
       if (t.cudnn_version) line(t.hip ? "MIOpen" : "cuDNN", *t.cudnn_version);
     } else if (inv.python.error) {
-      line("torch", detail ? inv.python.error->message : std::string(tr("cannot be imported (details: gpuscout info)")));
+      line("torch", detail ? inv.python.error->message : std::string(tr("cannot be imported (details: `gpuscout info`)")));
     } else if (inv.python.version) {
       line("torch", tr("not installed"));
     }

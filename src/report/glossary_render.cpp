@@ -42,7 +42,7 @@ std::string render_glossary_list_text() {
   for (const auto& e : catalog::glossary()) width = std::max(width, text::display_width(e.key));
   for (const auto& e : catalog::glossary())
     out += fmt::format("  {}{}\n", pad(e.key, width + 2), tr(std::string_view(e.summary)));
-  out += std::string("\n") + tr("Look one up: gpuscout explain TERM (English or Chinese, any case: vram, 显存, bf16)\n");
+  out += std::string("\n") + tr("Look one up: `gpuscout explain TERM` (English or Chinese, any case: vram, 显存, bf16)\n");
   return out;
 }
 
@@ -77,7 +77,7 @@ std::string glossary_pointer(std::string_view text) {
   std::vector<std::string> titles;
   for (const auto* e : found)
     if (titles.size() < kMaxTerms) titles.push_back(tr(std::string_view(e->title)));
-  return trf("Words used above: {0}. Look one up: gpuscout explain {1}\n",
+  return trf("Words used above: {0}. Look one up: `gpuscout explain {1}`\n",
              fmt::format("{}", fmt::join(titles, list_separator())), found.front()->key);
 }
 

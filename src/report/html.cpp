@@ -195,7 +195,7 @@ std::string memory_section(const MemoryPlans& m, const std::vector<ChartSpec>& c
   auto count = [](uint64_t n) { return n == 0 ? std::string(tr("none")) : units::format_count(n); };
   for (size_t i = 0; i < m.gpus.size() && i < m.largest.size(); ++i) {
     const auto& t = m.largest[i];
-    rows.push_back({fmt::format("{} ({} {})", m.gpus[i].gpu, units::format_bytes(t.capacity_bytes), m.gpus[i].basis),
+    rows.push_back({fmt::format("{} ({} {})", m.gpus[i].gpu, units::format_bytes(t.capacity_bytes), tr(m.gpus[i].basis)),
                     count(t.infer_fp16), count(t.infer_int8), count(t.infer_int4), count(t.qlora), count(t.lora),
                     count(t.train)});
   }
@@ -211,7 +211,7 @@ std::string advice_section(const HtmlInput& in, const std::vector<ChartSpec>& ch
   std::string out = tr("<section id=\"advice\">\n<h2>What to buy or rent</h2>\n");
   if (!in.advice) return out + "<p class=\"empty-note\">" + h(in.advice_error) + "</p>\n</section>\n";
   const auto& a = *in.advice;
-  out += trf("<p>Goal <strong>{}</strong>, memory need {} ({}){}; catalogue {}, rental prices {}.</p>\n",
+  out += trf("<p>Goal <strong><code>{}</code></strong>, memory need {} ({}){}; catalogue {}, rental prices {}.</p>\n",
                      h(advise::name(a.goal)), h(units::format_bytes(a.need_bytes)), h(a.need_basis),
                      a.budget_usd ? h(trf(", budget {:.0f} USD", *a.budget_usd)) : std::string(tr(", no budget given")),
                      h(a.catalogue_date), h(a.prices_date));
@@ -222,12 +222,12 @@ std::string advice_section(const HtmlInput& in, const std::vector<ChartSpec>& ch
                     fmt::format("{:.0f} USD", r.price_usd), r.price_basis, fmt::format("{:.1f}", r.metric),
                     fmt::format("{:.1f}", r.score)});
   if (!rows.empty())
-    out += html_table({tr("card"), tr("memory"), tr("price"), tr("price basis"), a.recommendations.front().metric_name, "per 1000 USD"}, rows,
+    out += html_table({tr("card"), tr("memory"), tr("price"), tr("price basis"), a.recommendations.front().metric_name, tr("per 1000 USD")}, rows,
                  "numbers");
   std::vector<std::vector<std::string>> rent;
   for (size_t i = 0; i < a.rent.size() && i < 8; ++i)
     rent.push_back({a.rent[i].platform, a.rent[i].offer, a.rent[i].gpu,
-                    a.rent[i].usd_per_hour == 0 ? std::string(tr("free")) : fmt::format("{:.2f} USD/h", a.rent[i].usd_per_hour)});
+                    a.rent[i].usd_per_hour == 0 ? trc("price", "free") : fmt::format("{:.2f} USD/h", a.rent[i].usd_per_hour)});
   if (!rent.empty()) out += tr("<h3>Rent instead</h3>\n") + html_table({tr("platform"), tr("offer"), "GPU", tr("price")}, rent, "numbers");
   if (!a.break_even_text.empty()) out += "<p>" + h(a.break_even_text) + "</p>\n";
   out += notes_list(a.notes);

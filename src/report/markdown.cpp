@@ -77,7 +77,7 @@ std::string isolation_value(const OsInfo& os) {
 }
 
 std::string platform_value(const PlatformInfo& p) {
-  std::string out = p.kind;
+  std::string out = platform_word(p.kind);
   if (p.notebook) out += trf(", {} notebook", *p.notebook);
   if (p.cloud) out += trf(", cloud {}", *p.cloud);
   if (p.system_vendor || p.product_name)
@@ -89,7 +89,7 @@ std::string platform_value(const PlatformInfo& p) {
 std::string count(const std::optional<int>& n) { return n ? std::to_string(*n) : "?"; }
 
 std::string cpu_value(const CpuInfo& cpu) {
-  std::string out = fmt::format("{}, {} cores / {} threads ({})", cpu.model.value_or(tr("unknown model")),
+  std::string out = trf("{}, {} cores / {} threads ({})", cpu.model.value_or(tr("unknown model")),
                                 count(cpu.physical_cores), count(cpu.logical_cpus), cpu.arch);
   if (cpu.cpu_quota) out += trf(", container quota {:.1f} CPUs", *cpu.cpu_quota);
   return out;
@@ -170,7 +170,7 @@ void add_torch_cpu_rows(const TorchInfo& t, std::vector<Row>& rows) {
                                             : std::to_string(*t.num_threads));
   if (t.blas) rows.emplace_back(tr("PyTorch BLAS"), t.lapack ? trf("{} (LAPACK {})", *t.blas, *t.lapack) : *t.blas);
   if (t.cpu_capability) rows.emplace_back(tr("PyTorch CPU kernels"), *t.cpu_capability);
-  if (t.debug) rows.emplace_back(tr("PyTorch debug build"), *t.debug ? tr("yes (slow)") : tr("no"));
+  if (t.debug) rows.emplace_back(tr("PyTorch debug build"), *t.debug ? tr("yes (slow)") : trc("yes/no", "no"));
 }
 
 /// The Python side beside torch: its build, its C library, the packages that travel with torch.
@@ -207,7 +207,7 @@ std::vector<Row> version_rows(const Inventory& inv) {
       {"gpuscout", inv.gpuscout_version.empty() ? tr("unknown") : inv.gpuscout_version},
       {"OS", os_value(inv.os)},
       {tr("kernel"), inv.os.kernel.value_or(tr("not found"))},
-      {"container / VM / WSL", isolation_value(inv.os)},
+      {tr("container / VM / WSL"), isolation_value(inv.os)},
       {tr("platform"), platform_value(inv.platform)},
       {"CPU", cpu_value(inv.cpu)},
       {"RAM", ram_value(inv.memory)},
@@ -251,7 +251,7 @@ std::vector<std::string> gpu_row(const Gpu& g, bool with_uuid) {
                                   capability_value(g),
                                   g.memory_total_bytes ? gib(*g.memory_total_bytes) : "n/a",
                                   g.cuda_index ? fmt::format("cuda:{}", *g.cuda_index) : "n/a",
-                                  g.kernel_driver.value_or("none"),
+                                  g.kernel_driver.value_or(tr("none")),
                                   g.pci_bus_id.value_or("n/a")};
   if (with_uuid) row.push_back(g.uuid.value_or("n/a"));
   return row;
@@ -330,8 +330,8 @@ std::string render_markdown(const Inventory& inventory, const diagnose::Verdict&
   out += torch_warnings_section(shown);
   out += gpus_section(shown, keep);
   out += verdict_section(verdict, say);
-  out += keep ? tr("_Made with gpuscout report --markdown --include-private._\n")
-              : tr("_Made with gpuscout report --markdown; user and host names, home paths and serial numbers are left "
+  out += keep ? tr("_Made with `gpuscout report --markdown --include-private`._\n")
+              : tr("_Made with `gpuscout report --markdown`; user and host names, home paths and serial numbers are left "
                 "out._\n");
   return out;
 }

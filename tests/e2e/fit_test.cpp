@@ -81,7 +81,7 @@ TEST(Fit, BadInputExitsTwoWithAMessage) {
       {{"fit", "--model", "llama-3-8b", "--vram", "0G"}, "greater than zero"},
       {{"fit", "--params", "0", "--vram", "24G"}, "'0'"},
       {{"fit", "--model", "no-such-model", "--vram", "24G"}, "unknown model"},
-      {{"fit", "--config", kCorpus + "malformed.json", "--vram", "24G"}, "malformed.json:5:"},
+      {{"fit", "--config", kCorpus + "malformed.json", "--vram", "24G"}, "malformed.json: line 5 column 3: not valid JSON"},
       {{"fit", "--config", kCorpus + "unknown-type.json", "--vram", "24G"}, "--params"},
       {{"fit", "--config", "/nonexistent/config.json", "--vram", "24G"}, "/nonexistent/config.json"},
       {{"fit", "--model", "llama-3-8b", "--mode", "train", "--dtype", "int4", "--vram", "24G"}, "qlora"},

@@ -1,5 +1,6 @@
 // --from FILE is another person's file: each hostile field gives exit 2 and a message naming the file, the line
 // and the field, in every command that reads one (never an internal error, a crash or a wrong answer).
+#include <filesystem>
 #include <fstream>
 
 #include <gtest/gtest.h>
@@ -61,4 +62,31 @@ TEST(FromHostile, ASavedInventoryStillReadsBack) {
   const auto run = e2e::run_gpuscout({"info", "--json", "--from", dir + "/saved.json"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.json(), saved.json());
+}
+
+// Issue 30: nesting 50,000-200,000 levels deep crashed (SIGSEGV) every command that reads JSON a person gives it.
+TEST(FromHostile, NestingTooDeepIsAnErrorInEveryReader) {
+  const std::string dir = e2e::temp_dir();
+  const std::string deep(200'000, '[');
+  const std::string inventory = dir + "/deep.json";
+  std::ofstream(inventory) << R"({"schema": "gpuscout.inventory/1", "os": )" << deep;
+  std::filesystem::create_directories(dir + "/fleet");
+  std::ofstream(dir + "/fleet/deep.json") << R"({"schema": "gpuscout.inventory/1", "os": )" << deep;
+  const std::string config = dir + "/config.json";
+  std::ofstream(config) << R"({"model_type": "llama", "x": )" << deep;
+  const std::string bench = dir + "/bench.json";
+  std::ofstream(bench) << R"({"schema": "gpuscout.bench/1", "notes": )" << deep;
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"doctor", "--from", inventory}, inventory},
+      {{"fit", "--from", inventory, "--model", "llama-3-8b"}, inventory},
+      {{"fleet", dir + "/fleet"}, dir + "/fleet/deep.json"},
+      {{"fit", "--config", config}, config},
+      {{"report", "--bench", bench, "--markdown", dir + "/out.md"}, bench},
+  };
+  for (const auto& [args, named] : cases) {
+    const auto run = e2e::run_gpuscout(args);
+    EXPECT_EQ(run.exit_code, 2) << args[0] << ": " << run.err;
+    EXPECT_TRUE(e2e::contains(run.err, named + ": line 1 column ")) << args[0] << ": " << run.err;
+    EXPECT_TRUE(e2e::contains(run.err, "nested more than 128 levels deep")) << args[0] << ": " << run.err;
+  }
 }

@@ -249,7 +249,7 @@ TEST(Report, BadInputNamesTheInputAndLeavesNothingBehind) {
   };
   const std::vector<Case> cases = {
       {{"--bench", dir + "/missing.json"}, "missing.json"},
-      {{"--bench", dir + "/broken.json"}, "line 1, column"},
+      {{"--bench", dir + "/broken.json"}, "broken.json: line 1 column 32: not valid JSON"},
       {{"--bench", dir + "/other.json"}, "other.json"},
       {{"--bench", dir}, "is a folder"},
       {{"--bench", "/dev/zero"}, "not a regular file"},  // an error, never an endless read

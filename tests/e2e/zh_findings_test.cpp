@@ -79,4 +79,20 @@ TEST(ZhFindings, FitErrorsAndNotes) {
   EXPECT_NE(plan.out.find("KV 缓存按"), std::string::npos) << plan.out;             // a note
 }
 
+TEST(ZhFindings, OneEnglishWordTwoChineseSenses) {
+  // "no" as a yes/no value is 否 (the report's debug-build row), never 不行 ("does not fit"); both come from one
+  // msgid in English, told apart by msgctxt.
+  const auto env = merge({kNoLocale, e2e::sysroot_env("desktop-amd")});
+  auto doc = run_gpuscout({"info", "--no-python", "--json"}, env).json();
+  doc["torch"] = {{"version", "2.7.1+cpu"}, {"cuda", nullptr}, {"cuda_available", false}, {"device_count", 0},
+                  {"debug", false}};
+  const auto path = e2e::write_temp_file("debug-false.json", doc.dump());
+  const auto zh = run_gpuscout({"--lang", "zh", "report", "--markdown", "--from", path}, env);
+  ASSERT_EQ(zh.exit_code, 0) << zh.err;
+  EXPECT_TRUE(e2e::contains(zh.out, "| PyTorch 调试版 | 否 |")) << zh.out;
+  EXPECT_FALSE(e2e::contains(zh.out, "不行")) << zh.out;
+  const auto en = run_gpuscout({"report", "--markdown", "--from", path}, env);
+  EXPECT_TRUE(e2e::contains(en.out, "| PyTorch debug build | no |")) << en.out;
+}
+
 }  // namespace

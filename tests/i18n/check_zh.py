@@ -4,8 +4,9 @@
 1. Rendering: runs every command (doctor, info, device, fit with and without --model, advise, platforms,
    report --markdown and --html, explain where it exists, bench on this machine's CPU, `--help` of every command)
    over every recorded machine (tests/fakes/sysroots/*, and each fake driver scenario of tests/fakes/scenarios) with
-   --lang zh, and fails on a run of three or more English words that is not a machine fact (a string of that
-   machine's `info --json`), a name from the data tables, or a phrase of allowed_english.txt (beside this script).
+   --lang zh, and fails on any English word (one alone too) that is not a command (`...`, or a command of the
+   plan), a finding's code, a machine fact (a string of that machine's `info --json`), a name from the data
+   tables, or a word or phrase of allowed_english.txt (beside this script): product names and units.
    Each finding is traced to the message of the template that holds it, and so to its source file.
 2. Catalogue: every msgid of a freshly generated template (po/make_pot.py into a temporary file) has a non-empty,
    non-fuzzy msgstr in the merged catalogue, and every msgstr has the msgid's {} placeholders (a translation may
@@ -133,16 +134,28 @@ def commands(binary, env):
     return out, subs
 
 
-def english_runs(text):
-    """Runs of three or more English words, per line (a finding quotes its whole line)."""
+# Identifiers that stay as they are in every language: a finding's code ("[torch-cpu-only]", the JSON's contract),
+# a glossary term or option value in kebab case (compute-capability, all-reduce), a quoted value ('learn', "bus
+# error": the user's or the system's own words).
+IDENTIFIER = re.compile(r"\[?\b[a-z0-9]+(?:-[a-z0-9]+)+\b\]?|'[^'\s]*'|\"[^\"\n]*\"")
+# A usage line (CLI11's syntax: positional names such as [files...]) and a fenced code block are commands.
+USAGE = re.compile(r"^\s*(用法|Usage):.*$", re.M)
+# The first column of a --help or explain table: a subcommand, an option's or argument's name, a glossary term.
+TABLE_NAME = re.compile(r"^(\s*)[a-z][a-z0-9-]*(?= {2,}| [A-Z]+\b)", re.M)
+CJK = re.compile(r"[\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef]")
+FENCED = re.compile(r"^(`{3,})[^\n]*\n.*?^\1\s*$", re.M | re.S)
+
+
+def english_runs(text, min_words=1):
+    """Runs of English words, per line (a finding quotes its whole line): every word counts, one alone too."""
     for line in text.splitlines():
-        tokens = line.split()
+        tokens = IDENTIFIER.sub(" ", line).split()
         run_words = []
         for tok in tokens + [""]:
             if tok and WORD.match(tok):
                 run_words.append(tok)
                 continue
-            if len(run_words) >= 3:
+            if len(run_words) >= min_words:
                 yield " ".join(w.strip("()\"'[],.;:!?") for w in run_words), line.strip()
             run_words = []
 
@@ -189,13 +202,39 @@ def quotes_a_fact(phrase, fact_trigrams):
     return set(head) <= fact_trigrams and any(g[:2] == last[:2] and g[2].startswith(last[2]) for g in fact_trigrams)
 
 
+# A line that is a command by itself (the plan's steps print each command alone on its line).
+COMMAND_LINE = re.compile(r"^\s*(gpuscout|sudo|uv|%pip|\S*python\S*)\s")
+
+
+def unexplained(text, facts, single, fact_words, fact_trigrams, allowed):
+    """(phrase, line) of each English run in `text` that no rule explains."""
+    for phrase, line in english_runs(without_facts(text, facts)):
+        if COMMAND_LINE.match(line):
+            continue
+        # A line beside a fact, or one with no Chinese at all (a library's or PyTorch's own message).
+        known = single | fact_words if "…" in line or not CJK.search(line) else single
+        words = [w for w in phrase.split() if w not in known and not allowed_phrase(w, allowed)]
+        if not words:
+            continue
+        if not allowed_phrase(phrase, allowed) and not quotes_a_fact(phrase, fact_trigrams):
+            yield phrase, line
+
+
 def render_machine(binary, label, env, cmds, names, allowed, tmp):
     _, info_json, _ = run(binary, ["--lang", "en", "info", "--json"], env)
+    _, doctor_json, _ = run(binary, ["--lang", "en", "doctor", "--json"], env)
     facts = set(names)
     try:
         strings_of(json.loads(info_json), facts)
     except json.JSONDecodeError:
         pass
+    try:  # the plan's commands: the same in every language
+        facts.update(s["command"] for s in json.loads(doctor_json)["verdict"]["plan"]["steps"] if s.get("command"))
+    except (json.JSONDecodeError, KeyError, TypeError):
+        pass
+    single = {f.strip("()\"'[],.;:!?") for f in facts if f.strip() and " " not in f.strip()}
+    # A word of a longer fact counts as the fact's only beside one (a PyTorch warning quoted in part and wrapped).
+    fact_words = {w.strip("()\"'[],.;:!?") for f in facts for w in f.split()}
     facts = sorted((f for f in facts if " " in f.strip()), key=len, reverse=True)
     fact_trigrams = set().union(*(trigrams(f.split()) for f in facts)) if facts else set()
     found = []
@@ -205,24 +244,38 @@ def render_machine(binary, label, env, cmds, names, allowed, tmp):
         code, out, err = run(binary, argv, env)
         # Markdown's escapes (\_ \` \*) undone, so that a fact reads as it does in info --json.
         text = re.sub(r"\\([\\`*_\[\]<>#|~&$])", r"\1", ANSI.sub("", out + "\n" + err))
+        text = TABLE_NAME.sub(r"\1… ", USAGE.sub(" ", FENCED.sub(" ", text)))
         if "{html}" in args and os.path.exists(page):
             with open(page, encoding="utf-8") as f:
                 text += "\n" + visible_text(f.read())
         if code not in (0, 2, 3, 4):
             found.append((label, " ".join(args), f"exit {code}", err.strip()[:200]))
-        for phrase, line in english_runs(without_facts(text, facts)):
-            if not allowed_phrase(phrase, allowed) and not quotes_a_fact(phrase, fact_trigrams):
-                found.append((label, " ".join(args), phrase, line))
+        for phrase, line in unexplained(text, facts, single, fact_words, fact_trigrams, allowed):
+            found.append((label, " ".join(args), phrase, line))
     return found
 
 
-def bench_cpu(binary):
-    """bench measures this machine: one small CPU run (no recorded machine can be benchmarked)."""
+def bench_cpu(binary, allowed):
+    """bench measures this machine: one small CPU run (no recorded machine can be benchmarked). Its facts (the CPU's
+    model, the BLAS's own words) are this machine's `info --json` and what bench --json reports."""
     with tempfile.TemporaryDirectory() as state:
+        env = {"GPUSCOUT_STATE_DIR": state}
         code, out, err = run(binary, ["--lang", "zh", "bench", "--device", "cpu", "--size", "256", "--dtype", "fp32"],
-                             {"GPUSCOUT_STATE_DIR": state}, timeout=120)
+                             env, timeout=120)
+        _, info_json, _ = run(binary, ["--lang", "en", "info", "--json", "--no-python"], env)
+        _, bench_json, _ = run(binary, ["--lang", "en", "bench", "--device", "cpu", "--size", "256", "--dtype", "fp32",
+                                        "--json"], env, timeout=120)
+    facts = set()
+    for doc in (info_json, bench_json):
+        try:
+            strings_of(json.loads(doc), facts)
+        except json.JSONDecodeError:
+            pass
+    single = {f.strip("()\"'[],.;:!?") for f in facts if f.strip() and " " not in f.strip()}
+    fact_words = {w.strip("()\"'[],.;:!?") for f in facts for w in f.split()}
+    facts = sorted((f for f in facts if " " in f.strip()), key=len, reverse=True)
     return [("this machine", "bench --device cpu", phrase, line)
-            for phrase, line in english_runs(without_facts(ANSI.sub("", out + "\n" + err), []))]
+            for phrase, line in unexplained(ANSI.sub("", out + "\n" + err), facts, single, fact_words, set(), allowed)]
 
 
 # ---- part 2: the catalogue ------------------------------------------------------------------------------------
@@ -336,7 +389,7 @@ def main():
         jobs = [pool.submit(render_machine, args.bin, label, env, cmds, names, allowed, tmp)
                 for label, env in all_machines]
         if not args.no_bench and "bench" in subs:
-            jobs.append(pool.submit(bench_cpu, args.bin))
+            jobs.append(pool.submit(bench_cpu, args.bin, allowed))
         for j in jobs:
             findings += j.result()
 

@@ -9,6 +9,11 @@ notebook form), with the index URL pointed at the local folder. Passes when ever
 variant. It also checks the trap the command's --force-reinstall exists for: a plain `pip install "torch==R.*"` leaves +cu130 in
 place, since PEP 440 ignores the local label.
 
+Four machines: a venv with pip (the terminal line), a hosted notebook (%pip), a distribution's own Python that PEP 668
+closes (the line makes ~/venvs/torch and installs there; HOME is a temporary folder), and a venv made without pip
+and without torch (ensurepip first). A fifth, a uv venv (no pip; `uv pip install --reinstall-package`), runs where uv
+is installed and is reported as skipped where it is not.
+
 Usage: check_replace.py GPUSCOUT_BINARY    (exit 0 passed, 1 failed, 77 skipped: no venv module)
 """
 import base64
@@ -16,6 +21,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -44,7 +50,7 @@ def wheel(folder, name, version):
             z.writestr(path, text)
 
 
-def inventory(python, notebook):
+def inventory(python, kind):
     """A Linux machine with a GTX 1060 on a 550 driver, whose venv has a CUDA 13.0 torch and torchvision."""
     inv = {
         "schema": "gpuscout.inventory/1",
@@ -60,8 +66,15 @@ def inventory(python, notebook):
         "torch": {"version": "2.0.0+" + OLD, "cuda": "13.0", "cuda_available": False, "device_count": 0,
                   "arch_list": ["sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"]},
     }
-    if notebook:
+    if kind == "notebook":
         inv["platform"] = {"notebook": "colab"}
+    if kind == "system":  # Debian's /usr/bin/python3: PEP 668, no venv
+        inv["python"].update(selected_by="PATH", in_venv=False, externally_managed=True, has_pip=True, has_ensurepip=True)
+    if kind == "uv":
+        inv["python"].update(has_pip=False, environment_tool="uv")
+    if kind == "no-pip":  # a venv made --without-pip, nothing in it yet
+        inv["python"].update(has_pip=False, has_ensurepip=True, torch_installed=False, packages=[])
+        del inv["torch"]
     return inv
 
 
@@ -69,61 +82,78 @@ def run(argv, **kw):
     return subprocess.run(argv, capture_output=True, text=True, timeout=300, **kw)
 
 
-def installed(python):
-    out = run([python, "-m", "pip", "list", "--format=json", "--disable-pip-version-check"])
-    return {p["name"]: p["version"] for p in json.loads(out.stdout)}
-
-
-def check(gpuscout, work, notebook):
-    venv = os.path.join(work, "venv-notebook" if notebook else "venv")
-    made = run([sys.executable, "-m", "venv", venv])
+def make_env(kind, venv):
+    """The interpreter the machine's inventory names, with `pip` its installer (None where it has none)."""
+    if kind == "uv":
+        made = run(["uv", "venv", "--python", sys.executable, venv])
+    else:
+        made = run([sys.executable, "-m", "venv", venv] + (["--without-pip"] if kind == "no-pip" else []))
     if made.returncode != 0:
-        print(f"skipped: python3 -m venv failed: {made.stderr.strip()}")
+        print(f"skipped: making the {kind} environment failed: {made.stderr.strip()}")
         sys.exit(77)
-    python = os.path.join(venv, "bin", "python")
-    path = os.path.join(work, "notebook.json" if notebook else "machine.json")
+    return os.path.join(venv, "bin", "python")
+
+
+def installed(python, kind):
+    if kind == "uv":
+        out = run(["uv", "pip", "list", "--python", python, "--format=json"])
+    else:
+        out = run([python, "-m", "pip", "list", "--format=json", "--disable-pip-version-check"])
+    return {p["name"]: p["version"] for p in json.loads(out.stdout or "[]")}
+
+
+def check(gpuscout, work, kind):
+    python = make_env(kind, os.path.join(work, "env-" + kind))
+    path = os.path.join(work, kind + ".json")
     with open(path, "w") as f:
-        json.dump(inventory(python, notebook), f)
+        json.dump(inventory(python, kind), f)
     doctor = run([gpuscout, "--lang", "en", "doctor", "--json", "--from", path])
     steps = json.loads(doctor.stdout)["verdict"]["plan"]["steps"]
     command = next((s["command"] for s in steps if s["kind"] == "torch"), None)
     if not command:
-        return f"no install command: {doctor.stdout[:2000]}"
+        return f"{kind}: no install command: {doctor.stdout[:2000]}"
     pins = dict(re.findall(r'"(torch|torchvision|torchaudio)==([0-9.]+)\.\*"', command))
     index = re.search(r"--index-url https://download\.pytorch\.org/whl/(\S+)", command)
     if "torch" not in pins or not index:
-        return f"cannot read the pins and index of: {command}"
+        return f"{kind}: cannot read the pins and index of: {command}"
+    if "\n" in command or "(" in command.replace('"', ""):
+        return f"{kind}: the command is one line of shell, no prose: {command!r}"
     new = index.group(1)
     old_dir, new_dir = os.path.join(work, "old"), os.path.join(work, new)
     for name, release in pins.items():
         wheel(old_dir, name, f"{release}.0+{OLD}")
         wheel(new_dir, name, f"{release}.0+{new}")
-    before = [f"{name}=={release}.0+{OLD}" for name, release in pins.items() if name != "torchaudio"]
-    env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1")
-    setup = run([python, "-m", "pip", "install", "--no-index", "--find-links", old_dir] + before, env=env)
-    if setup.returncode != 0:
-        return f"could not install the old set: {setup.stderr}"
-    # The trap: the pins alone keep the installed variant.
-    plain = run([python, "-m", "pip", "install", "--no-index", "--find-links", new_dir, f"torch=={pins['torch']}.*"],
-                env=env)
-    if plain.returncode != 0 or not installed(python)["torch"].endswith("+" + OLD):
-        return "expected a plain pip install of the pins to keep the installed build (the trap this test is about)"
+    home = os.path.join(work, "home-" + kind)
+    os.makedirs(home)
+    env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1", HOME=home, UV_OFFLINE="1",
+               UV_CACHE_DIR=os.path.join(work, "uv-cache"))
+    if kind != "no-pip":
+        before = [f"{name}=={release}.0+{OLD}" for name, release in pins.items() if name != "torchaudio"]
+        pip = ["uv", "pip", "install", "--python", python] if kind == "uv" else [python, "-m", "pip", "install"]
+        setup = run(pip + ["--no-index", "--find-links", old_dir] + before, env=env)
+        if setup.returncode != 0:
+            return f"{kind}: could not install the old set: {setup.stderr}"
+        # The trap: the pins alone keep the installed variant.
+        plain = run(pip + ["--no-index", "--find-links", new_dir, f"torch=={pins['torch']}.*"], env=env)
+        if plain.returncode != 0 or not installed(python, kind)["torch"].endswith("+" + OLD):
+            return f"{kind}: expected a plain install of the pins to keep the installed build (the trap this test is about)"
     local = command.replace(index.group(0), f"--no-index --find-links {new_dir}")
-    if "\n" in command:
-        return f"the command is one line: {command!r}"
-    if notebook:
+    if kind == "notebook":
         if not local.startswith("%pip "):
             return f"a notebook command is a %pip line: {command!r}"
         done = run([python, "-m", "pip"] + local[len("%pip "):].replace('"', "").split(), env=env)
     else:
         done = run(["bash", "-c", local], env=env)
     if done.returncode != 0:
-        return f"the command failed: {local}\n{done.stdout}\n{done.stderr}"
-    now = installed(python)
+        return f"{kind}: the command failed: {local}\n{done.stdout}\n{done.stderr}"
+    target = os.path.join(home, "venvs", "torch", "bin", "python") if kind == "system" else python
+    if kind == "system" and not os.path.exists(target):
+        return f"system: the command made no ~/venvs/torch: {command}"
+    now = installed(target, kind)
     wrong = {name: now.get(name) for name, release in pins.items() if now.get(name) != f"{release}.0+{new}"}
     if wrong:
-        return f"after `{command}` these are not the {new} build: {wrong}"
-    print(f"ok ({'notebook' if notebook else 'terminal'}): {command}")
+        return f"{kind}: after `{command}` these are not the {new} build: {wrong}"
+    print(f"ok ({kind}): {command}")
     return None
 
 
@@ -131,8 +161,13 @@ def main():
     gpuscout = sys.argv[1]
     failures = []
     with tempfile.TemporaryDirectory() as work:
-        for notebook in (False, True):
-            problem = check(gpuscout, work, notebook)
+        kinds = ["terminal", "notebook", "system", "no-pip"]
+        if shutil.which("uv"):
+            kinds.append("uv")
+        else:
+            print("skipped (uv): uv is not installed here")
+        for kind in kinds:
+            problem = check(gpuscout, work, kind)
             if problem:
                 failures.append(problem)
     for problem in failures:

@@ -90,6 +90,16 @@ TEST(Wrap, BreaksAtSpacesWithinTheWidthAndIndents) {
   EXPECT_EQ(gpuscout::text::wrap("fix: Use it", 12, "     ", 8), "fix:\n     Use it\n") << "the first line starts at 8";
 }
 
+TEST(Wrap, ACommandStaysWholeAndItsFullStopStaysWithIt) {
+  // A `command` longer than the line keeps a line of its own; the "." or "。" after it never starts a line.
+  const std::string cmd = "`python3 -m pip install \"torch==2.14.*\" --force-reinstall --index-url https://x/cu126`";
+  const auto en = gpuscout::text::wrap("Install a build that supports it: " + cmd + ".", 40, "  ");
+  EXPECT_NE(en.find(cmd + ".\n"), std::string::npos) << en;
+  EXPECT_EQ(en.find("\n  .\n"), std::string::npos) << en;
+  const auto zh = gpuscout::text::wrap("安装支持它的版本：" + cmd + "。", 40, "  ");
+  EXPECT_NE(zh.find(cmd + "。\n"), std::string::npos) << zh;
+}
+
 TEST(Wrap, BreaksBetweenChineseCharacters) {
   const std::string out = gpuscout::text::wrap("这台机器没有 GPU：请用免费的云端 GPU", 16, "");
   for (auto line : gpuscout::text::split(out, '\n')) EXPECT_LE(gpuscout::text::display_width(line), 16u) << out;

@@ -135,6 +135,46 @@ TEST(ChooseTorch, AnInstalledBuildIsReplacedInOneLine) {
   EXPECT_EQ(fresh.find("--force-reinstall"), std::string::npos) << fresh;
 }
 
+TEST(ChooseTorch, EachInstallerGetsItsOwnLine) {
+  auto inv = test_machines::with_torch(machine_with("6.1", "550.163.01"), "2.14.0+cu130", "13.0", false);
+  inv.python.probed = true;
+  inv.python.version = "3.12.3";
+  inv.python.executable = "/home/u/proj/.venv/bin/python";
+  inv.python.torch_installed = true;
+  inv.python.in_venv = true;
+  inv.python.has_pip = false;
+  inv.python.environment_tool = "uv";  // uv's venvs have no pip: uv replaces each package it names
+  const auto uv = diagnose::choose_torch(inv).command;
+  EXPECT_EQ(uv.rfind("uv pip install --python /home/u/proj/.venv/bin/python \"torch==", 0), 0u) << uv;
+  EXPECT_NE(uv.find("--reinstall-package torch --reinstall-package torchvision"), std::string::npos) << uv;
+  EXPECT_EQ(uv.find("--force-reinstall"), std::string::npos) << uv;
+  inv.python.environment_tool.reset();  // a venv made --without-pip: ensurepip seeds pip first
+  const auto seeded = diagnose::choose_torch(inv).command;
+  EXPECT_EQ(seeded.rfind("/home/u/proj/.venv/bin/python -m ensurepip && /home/u/proj/.venv/bin/python -m pip install", 0),
+            0u)
+      << seeded;
+  inv.python.environment_tool = "conda";  // conda with pip: pip, as PyTorch's own instructions say
+  inv.python.has_pip = true;
+  EXPECT_EQ(diagnose::choose_torch(inv).command.rfind("/home/u/proj/.venv/bin/python -m pip install", 0), 0u);
+  // Ubuntu's own Python without python3-venv: the package first (root), then the venv.
+  inv.python.environment_tool.reset();
+  inv.python.executable = "/usr/bin/python3";
+  inv.python.in_venv = false;
+  inv.python.externally_managed = true;
+  inv.python.has_ensurepip = false;
+  inv.os.id = "ubuntu";
+  const auto v = diagnose::diagnose(inv);
+  const auto apt = diagnose::torch_command(v.plan).value_or("");
+  EXPECT_EQ(apt.rfind("sudo apt install -y python3-venv && /usr/bin/python3 -m venv ~/venvs/torch && ", 0), 0u) << apt;
+  const auto torch = std::find_if(v.plan.steps.begin(), v.plan.steps.end(), [](const auto& s) { return s.kind == "torch"; });
+  ASSERT_NE(torch, v.plan.steps.end());
+  EXPECT_TRUE(torch->root);
+  EXPECT_NE(torch->action.find("~/venvs/torch/bin/python"), std::string::npos) << torch->action;
+  EXPECT_EQ(apt.find('('), std::string::npos) << "prose belongs to the step, not the command: " << apt;
+  inv.os.id = "fedora";  // Fedora's python3 has ensurepip: no package step is invented
+  EXPECT_EQ(diagnose::choose_torch(inv).command.find("apt"), std::string::npos);
+}
+
 TEST(Verdict, TheFindingShowsTheSummarysReplacingCommand) {
   // A CUDA 13.0 torch on a 535 driver: the finding's fix carries the summary's command whole, rather than a
   // removal glued in front of the sentence.
