@@ -74,19 +74,11 @@ GpuSection run_gpus_bounded(const GpuPlan& plan, std::chrono::milliseconds timeo
   GpuPlan quiet = plan;
   quiet.progress = {};  // the child's stderr is collected, not shown: a progress line there would be noise
   auto child = os::fork_call(
-      [&quiet]() -> std::string {
-        // The parent decides when to stop: it kills this process group on Ctrl-C or SIGTERM.
-        ::signal(SIGINT, SIG_DFL);
-        ::signal(SIGTERM, SIG_DFL);
-        return gpu_section_to_wire(run_gpus(quiet));
-      },
+      // The parent decides when to stop: its signal handler kills this process group (os/lifetime.hpp).
+      [&quiet]() -> std::string { return gpu_section_to_wire(run_gpus(quiet)); },
       timeout);
   if (!child) return failed("the GPU benchmark could not be started: " + child.error().message);
-  set_stop_child(child->pid());
-  // A signal that came between fork and the line above found no child to kill: stop it here.
-  if (stop_requested()) request_stop(stop_signal());
   const auto result = child->wait();
-  set_stop_child(0);
   if (stop_requested()) throw Interrupted{};
   return gpu_section_from_child(result, timeout);
 }

@@ -10,8 +10,8 @@
 namespace gpuscout::bench {
 
 /// run_gpus(plan) in a fork_call child. A child that hangs past `timeout`, crashes or fails comes back as a
-/// section whose status says so. While it runs, request_stop() (the SIGINT/SIGTERM handler) kills it at once;
-/// then this throws Interrupted.
+/// section whose status says so. A stop signal kills it at once (os/lifetime.hpp) and,
+/// with bench's hook installed, this then throws Interrupted.
 GpuSection run_gpus_bounded(const GpuPlan& plan, std::chrono::milliseconds timeout);
 
 /// The section for a child's end: its answer, or why there is none (hung, crashed, failed). Pure.

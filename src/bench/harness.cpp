@@ -32,20 +32,17 @@ void throw_if_stopped() {
 namespace {
 // Plain lock-free atomics with constant initialisation: safe to touch from a signal handler.
 constinit std::atomic<int> g_stop_signal{0};
-constinit std::atomic<int> g_stop_child{0};
 static_assert(std::atomic<int>::is_always_lock_free);
 }  // namespace
 
 void request_stop(int signal) {
   g_stop_signal.store(signal);
   stop_flag().store(true);
-  if (const int pid = g_stop_child.load(); pid > 0) {
-    // The child leads its own process group (fork_call); the second kill covers a child that is not a leader.
-#ifndef _WIN32
-    ::kill(-pid, SIGKILL);
-    ::kill(pid, SIGKILL);
-#endif
-  }
+}
+
+bool stop_on_signal(int signal) {
+  request_stop(signal);
+  return true;
 }
 
 int stop_signal() { return g_stop_signal.load(); }
@@ -55,7 +52,6 @@ void reset_stop() {
   stop_flag().store(false);
 }
 
-void set_stop_child(int pid) { g_stop_child.store(pid); }
 
 Measurement measure_self_timed(const std::function<double()>& run, const Method& method) {
   Measurement m;

@@ -47,15 +47,15 @@ inline bool stop_requested() { return stop_flag().load(std::memory_order_relaxed
 struct Interrupted {};
 void throw_if_stopped();
 
-/// Async-signal-safe, for the SIGINT/SIGTERM handler: records `signal`, sets stop_flag() and kills the GPU child
-/// registered with set_stop_child() and its process group at once, so a hung driver cannot delay the exit.
+/// Async-signal-safe: records `signal` and sets stop_flag(). (The signal handler has already killed every child,
+/// the GPU child among them, so a hung driver cannot delay the exit: os/lifetime.hpp.)
 void request_stop(int signal);
+/// bench's os::StopHook: request_stop(), and bench ends by itself (128 + signal, nothing saved).
+bool stop_on_signal(int signal);
 /// The signal request_stop() recorded; 0 when none.
 int stop_signal();
 /// Clears stop_flag() and stop_signal() before a run.
 void reset_stop();
-/// The child process request_stop() kills (0: none); set for the GPU child's lifetime.
-void set_stop_child(int pid);
 
 /// Fills with uniform values in [-1, 1) from a fixed seed (splitmix64): random, never zeros, reproducible.
 void fill_random(std::span<float> out, uint64_t seed);

@@ -303,10 +303,7 @@ TorchBench run_torch_bench(const BenchOptions& options, const Inventory& invento
     out.error = child.error().message;
     return out;
   }
-  set_stop_child(child->pid());
-  if (stop_requested()) request_stop(stop_signal());
   const auto r = child->wait();
-  set_stop_child(0);
   throw_if_stopped();
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   out.timed_out = r.timed_out;

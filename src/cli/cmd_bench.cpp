@@ -18,6 +18,7 @@
 #include "cli/state.hpp"
 #include "core/error.hpp"
 #include "core/i18n.hpp"
+#include "os/lifetime.hpp"
 #include "os/system.hpp"
 #include "os/write_target.hpp"
 
@@ -41,35 +42,6 @@ struct BenchArgs {
   bool torch = false;
   bool nccl = false;
   std::string python;  ///< --python: the interpreter whose PyTorch --torch measures
-};
-
-// Ctrl-C or SIGTERM: stop every benchmark loop and kill the GPU child's process group at once (the driver frees
-// the GPU's memory when the child dies); the run then ends with nothing saved. A second signal of the same kind
-// falls back to the default action.
-void on_stop_signal(int signal) {
-  bench::request_stop(signal);
-  std::signal(signal, SIG_DFL);
-}
-
-// Installs on_stop_signal for SIGINT and SIGTERM for the lifetime of the object.
-class StopSignals {
- public:
-  // std::signal: the C runtime's on Windows (Ctrl-C arrives as SIGINT there too), sigaction's simple case on POSIX.
-  StopSignals() {
-    bench::reset_stop();
-    old_int_ = std::signal(SIGINT, on_stop_signal);
-    old_term_ = std::signal(SIGTERM, on_stop_signal);
-  }
-  ~StopSignals() {
-    std::signal(SIGINT, old_int_);
-    std::signal(SIGTERM, old_term_);
-  }
-  StopSignals(const StopSignals&) = delete;
-  StopSignals& operator=(const StopSignals&) = delete;
-
- private:
-  using Handler = void (*)(int);
-  Handler old_int_ = SIG_DFL, old_term_ = SIG_DFL;
 };
 
 int run_compare(const BenchArgs& args) {
@@ -97,7 +69,7 @@ bench::BenchOptions check_request(const BenchArgs& args) {
   if (args.timeout) options.gpu_timeout = bench::parse_timeout(*args.timeout);
   options.plugin_install_dir = GPUSCOUT_PLUGIN_DIR;
   if (args.save) {
-    if (auto ok = os::check_write_target(*args.save); !ok) throw UsageError(trf("--save {}", ok.error().message));
+    if (auto ok = os::check_write_target(*args.save, replace_read_only()); !ok) throw UsageError(trf("--save {}", ok.error().message));
   }
   if (auto ok = bench::check_library_overrides(); !ok) throw UsageError(ok.error().message);
   // The measurements run on this machine; a recorded one's CPU features could even name instructions it lacks.
@@ -172,7 +144,10 @@ int run(const BenchArgs& args) {
     if (progress_shown) fmt::print(stderr, "\r\033[K");
     progress_shown = false;
   };
-  const StopSignals signals;
+  // Ctrl-C, SIGTERM or SIGHUP: the children are killed at once (the driver frees the GPU's memory when the GPU
+  // child dies), every benchmark loop stops, and the run ends with nothing saved.
+  bench::reset_stop();
+  const os::ScopedStopHook stop_hook(bench::stop_on_signal);
   bench::BenchResult result;
   try {
     if (options.progress) options.progress(tr("Reading this machine's CPU, memory and GPUs"));

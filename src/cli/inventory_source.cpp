@@ -7,6 +7,7 @@
 #include <string>
 #include <thread>
 
+#include "cli/environment.hpp"
 #include "core/error.hpp"
 #include "core/i18n.hpp"
 #include "inventory/json.hpp"
@@ -68,6 +69,8 @@ Inventory obtain_inventory(const InventorySource& source) {
   options.python = source.python;
   options.driver_timeout = std::chrono::milliseconds(static_cast<long long>(source.timeout_s * 1000));
   if (source.timeout_given) options.python_timeout = options.driver_timeout;
+  else if (const auto seconds = python_timeout_from_environment())
+    options.python_timeout = std::chrono::milliseconds(static_cast<long long>(*seconds * 1000));
   options.python_executable = source.python_executable;
   const ProgressLine progress;
   return probe::collect(options);

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/environment.hpp"
 #include "cli/options.hpp"
 #include "cli/output.hpp"
 #include "advise/advise.hpp"
@@ -20,6 +21,8 @@
 #include "core/data_files.hpp"
 #include "core/error.hpp"
 #include "core/i18n.hpp"
+#include "core/text.hpp"
+#include "os/lifetime.hpp"
 #include "os/process.hpp"
 #include "os/system.hpp"
 #include "plan/catalogue.hpp"
@@ -120,6 +123,29 @@ void translate_help_labels(CLI::App& app) {
     f->label(label, tr(label));
 }
 
+/// The main app's own options, beside the commands' (CLI11 lets them follow a command's name too).
+struct MainOptions {
+  std::string lang;  ///< read by choose_language before parsing; declared so that --help shows it
+  std::string color = "auto";
+  bool force = false;
+};
+
+void add_main_options(CLI::App& app, cli::GlobalOptions& global, MainOptions& o) {
+  // The folder is checked with the tables in it (check_data_override), the same way for GPUSCOUT_DATA_DIR.
+  app.add_option("--data", global.data_dir,
+                 tr("Folder of data tables (CSV) that replace the built-in ones, file by file (also "
+                    "GPUSCOUT_DATA_DIR)"))
+      ->type_name("DIR");
+  app.add_option("--lang", o.lang, tr("Language of the output: zh (中文) or en; default from LANGUAGE, LC_ALL, "
+                                      "LC_MESSAGES, LANG"));
+  app.add_option("--color", o.color, tr("Colour the text output: auto (on a terminal, unless NO_COLOR is set or "
+                                        "TERM=dumb), always or never"))
+      ->type_name("WHEN")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  app.add_flag("--force", o.force, tr("Replace the files that --save, --html and --markdown name even when they are "
+                                      "read-only"));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -128,6 +154,7 @@ int main(int argc, char** argv) {
   if (all_args.empty()) all_args.push_back("gpuscout");
   // A driver probe's child (Windows re-runs gpuscout.exe for it): answered before anything else is set up.
   if (const auto code = os::run_isolated_if_asked(all_args)) return *code;
+  os::guard_children();  // before any child exists: a signal or a kill never leaves one behind
   os::prepare_console();
   try {
     choose_language(std::vector<std::string>(all_args.begin() + 1, all_args.end()));
@@ -142,19 +169,8 @@ int main(int argc, char** argv) {
   const CLI::Option* version = app.set_version_flag("--version", std::string("gpuscout ") + GPUSCOUT_VERSION,
                                                      tr("Display program version information and exit"));
   cli::GlobalOptions global;
-  // The folder is checked with the tables in it (check_data_override), the same way for GPUSCOUT_DATA_DIR.
-  app.add_option("--data", global.data_dir,
-                 tr("Folder of data tables (CSV) that replace the built-in ones, file by file (also "
-                    "GPUSCOUT_DATA_DIR)"))
-      ->type_name("DIR");
-  std::string lang_flag;  // read by choose_language before parsing; declared so that --help shows it
-  app.add_option("--lang", lang_flag, tr("Language of the output: zh (中文) or en; default from LANGUAGE, LC_ALL, "
-                                         "LC_MESSAGES, LANG"));
-  std::string color = "auto";
-  app.add_option("--color", color, tr("Colour the text output: auto (on a terminal, unless NO_COLOR is set or "
-                                      "TERM=dumb), always or never"))
-      ->type_name("WHEN")
-      ->check(CLI::IsMember({"auto", "always", "never"}));
+  MainOptions main_options;
+  add_main_options(app, global, main_options);
   add_data_info_flag(app);
   app.require_subcommand(0, 1);
   app.fallthrough();
@@ -167,7 +183,9 @@ int main(int argc, char** argv) {
   }
   cli::refuse_empty_values(app);  // every option, every command: "--vram " is an error, not "not given"
   app.parse_complete_callback([&] {
-    cli::set_color_choice(color);
+    cli::set_color_choice(main_options.color);
+    cli::set_replace_read_only(main_options.force);
+    cli::check_environment();
     if (!global.data_dir.empty()) core::set_data_dir(global.data_dir);
     check_data_override(global.data_dir);
   });
@@ -186,7 +204,8 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   } catch (const UsageError& e) {
     std::fflush(stdout);
-    fmt::print(stderr, "{}\n", trf("gpuscout: error: {}", e.what()));
+    // The message may quote what the user gave (a file name, a variable's value): shown, never obeyed.
+    fmt::print(stderr, "{}\n", trf("gpuscout: error: {}", text::visible(e.what(), /*keep_newlines=*/true)));
     return 2;
   } catch (const std::exception& e) {
     std::fflush(stdout);

@@ -14,6 +14,7 @@
 namespace gpuscout::cli {
 namespace {
 core::ColorChoice g_color = core::ColorChoice::automatic;
+bool g_replace_read_only = false;
 }  // namespace
 
 void set_color_choice(std::string_view choice) {
@@ -34,8 +35,11 @@ void print_text(std::string_view text) {
   print(text.empty() || text.back() == '\n' ? "\n" + pointer : "\n\n" + pointer);
 }
 
+void set_replace_read_only(bool replace) { g_replace_read_only = replace; }
+bool replace_read_only() { return g_replace_read_only; }
+
 void write_output_file(const std::string& path, const std::string& text, std::string_view option) {
-  if (auto ok = os::write_file_atomic(path, text); !ok) throw UsageError(fmt::format("{} {}", option, ok.error().message));
+  if (auto ok = os::write_file_atomic(path, text, g_replace_read_only); !ok) throw UsageError(fmt::format("{} {}", option, ok.error().message));
 }
 
 }  // namespace gpuscout::cli

@@ -25,5 +25,8 @@ void print_text(std::string_view text);
 /// Writes a file the user asked for (--html, --markdown, --save) whole or not at all (os::write_file_atomic);
 /// when it cannot, a UsageError (exit 2) that starts with the option naming the file.
 void write_output_file(const std::string& path, const std::string& text, std::string_view option);
+/// --force: files the user made read-only may be replaced (off: they are refused, os::check_write_target).
+void set_replace_read_only(bool replace);
+bool replace_read_only();
 
 }  // namespace gpuscout::cli

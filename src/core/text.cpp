@@ -6,6 +6,8 @@
 #include <charconv>
 #include <cstdlib>
 
+#include <fmt/format.h>
+
 namespace gpuscout::text {
 
 std::string_view trim(std::string_view s) {
@@ -336,6 +338,22 @@ std::string wrap(std::string_view s, size_t width, std::string_view indent, std:
     line_empty = false;
   }
   return out + "\n";
+}
+
+std::string visible(std::string_view s, bool keep_newlines) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(s[i]);
+    if (byte == '\n') out += keep_newlines ? "\n" : "\\n";
+    else if (byte == '\t') out += "\\t";
+    else if (byte < 0x20 || byte == 0x7f) out += fmt::format("\\x{:02x}", byte);
+    else if (byte == 0xc2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
+             static_cast<unsigned char>(s[i + 1]) <= 0x9f)
+      out += fmt::format("\\u{:04x}", static_cast<unsigned char>(s[++i]));  // C1: U+0080..U+009F
+    else out += s[i];
+  }
+  return clean_utf8(out);
 }
 
 }  // namespace gpuscout::text

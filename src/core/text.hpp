@@ -46,6 +46,11 @@ std::string wrap(std::string_view s, size_t width, std::string_view indent,
 /// Every string from firmware, drivers, files or a child process goes through this where it enters, so the
 /// JSON writer and the terminal only ever see valid text.
 std::string clean_utf8(std::string_view s);
+/// `s` as a terminal may safely show it on one line: every control character (C0 with tab and newline, DEL, C1)
+/// written as an escape ("\n", "\t", "\x1b", "\u009b"), so none can move the cursor or change colours, and invalid
+/// UTF-8 replaced as clean_utf8 does. For names from outside: file names, node names, environment values.
+/// `keep_newlines`: for a message of several lines that quotes such names (an error message).
+std::string visible(std::string_view s, bool keep_newlines = false);
 /// The longest prefix of `s` of at most `max_bytes` bytes that does not end inside a UTF-8 sequence.
 std::string_view cut_utf8(std::string_view s, size_t max_bytes);
 /// The code points of UTF-8 text; clean it first (clean_utf8): an invalid byte yields some code point, never a read

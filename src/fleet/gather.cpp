@@ -21,18 +21,19 @@ namespace {
 /// The machine an inventory (or the reason there is none) describes, named by it where it can tell.
 Machine with_inventory(Machine m, Result<Inventory> inv) {
   if (!inv) {
-    m.problem = inv.error().message;
+    m.problem = text::visible(inv.error().message, /*keep_newlines=*/true);
     return m;
   }
-  if (auto name = machine_name(*inv)) m.name = *name;
+  if (auto name = machine_name(*inv)) m.name = text::visible(*name);
   m.inventory = std::move(*inv);
   return m;
 }
 
 Machine from_file(const std::string& path) {
   Machine m;
-  m.source = path;
-  m.name = core::from_path(core::to_path(path).stem());
+  // Names from the file system reach the terminal: control characters in them are shown, never obeyed.
+  m.source = text::visible(path);
+  m.name = text::visible(core::from_path(core::to_path(path).stem()));
   return with_inventory(std::move(m), load_inventory_file(path));
 }
 
@@ -54,7 +55,7 @@ Result<std::vector<std::string>> json_files_in(const std::string& folder) {
 Machine from_answer(std::string_view label, const std::string& text, std::string_view launcher) {
   Machine m;
   m.source = std::string(launcher);
-  m.name = std::string(label);
+  m.name = text::visible(label);
   const std::string clean = text::clean_utf8(text);
   const std::string where = trf("{} answer of {}", launcher, label);
   auto doc = core::parse_json(clean);
@@ -73,9 +74,12 @@ std::string last_lines(std::string_view text, size_t n) {
   return text::join(tail, " | ");
 }
 
-/// Slurm's compressed node list ("gpu[01-04],login1") as names, by Slurm's own `scontrol show hostnames`.
-std::vector<std::string> expand_nodelist(const std::string& list) {
-  auto r = os::run({"scontrol", "show", "hostnames", list}, std::chrono::seconds(10));
+/// Slurm's compressed node list ("gpu[01-04],login1") as names, by Slurm's own `scontrol show hostnames`, within
+/// what is left of the run's deadline (10 s at most); none when nothing is left.
+std::vector<std::string> expand_nodelist(const std::string& list, std::chrono::steady_clock::time_point end) {
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
+  if (left < std::chrono::milliseconds(100)) return {};
+  auto r = os::run({"scontrol", "show", "hostnames", list}, std::min<std::chrono::milliseconds>(left, std::chrono::seconds(10)));
   if (!r || r->exit_code != 0) return {};
   std::vector<std::string> out;
   for (auto line : text::split(r->out, '\n'))
@@ -230,12 +234,16 @@ Result<std::vector<Machine>> gather_slurm(const LaunchOptions& o) {
   if (!os::find_program("srun"))
     return fail(tr("srun is not on PATH: run `gpuscout fleet --slurm` on a Slurm login node (or load the Slurm "
                    "module first)"));
-  auto r = os::run(slurm_command(o), o.deadline);
+  // --deadline bounds the whole run: srun leaves a moment of it for scontrol, which names the nodes that stayed
+  // silent.
+  const auto end = std::chrono::steady_clock::now() + o.deadline;
+  const auto for_scontrol = std::min<std::chrono::milliseconds>(std::chrono::seconds(2), o.deadline / 4);
+  auto r = os::run(slurm_command(o), o.deadline - for_scontrol);
   if (!r) return fail(trf("srun could not be started: {}", r.error().message));
   auto machines = machines_from_answers(r->out, "srun");
   const auto errors = srun_node_errors(r->err);
   std::vector<std::string> expected;
-  if (const auto list = job_nodelist(machines)) expected = expand_nodelist(*list);
+  if (const auto list = job_nodelist(machines)) expected = expand_nodelist(*list, end);
   add_silent(machines, expected, errors, launcher_failure("srun", *r, o.deadline), "srun");
   in_node_order(machines, expected);
   if (machines.empty())
@@ -253,10 +261,13 @@ Result<std::vector<Machine>> gather_pdsh(const LaunchOptions& o) {
   for (auto host : text::split(hosts, ','))
     if (host = text::trim(host); !host.empty() && host.find_first_of("[]^@") == std::string_view::npos)
       expected.emplace_back(host);
-  std::vector<std::string> argv{"pdsh", "-S", "-u", std::to_string(o.deadline.count()), "-w", hosts};
+  // pdsh's own per-host limit ends a second early, so it can still report the hosts that did not answer; --deadline
+  // bounds the whole run.
+  std::vector<std::string> argv{"pdsh", "-S", "-u", std::to_string(std::max<long long>(1, o.deadline.count() - 1)),
+                                "-w", hosts};
   const auto info = info_command(o);
   argv.insert(argv.end(), info.begin(), info.end());
-  auto r = os::run(argv, o.deadline + std::chrono::seconds(5));
+  auto r = os::run(argv, o.deadline);
   if (!r) return fail(trf("pdsh could not be started: {}", r.error().message));
   auto machines = machines_from_answers(r->out, "pdsh");
   const auto errors = pdsh_host_errors(r->err);

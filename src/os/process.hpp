@@ -50,7 +50,9 @@ class Child {
 };
 
 /// Starts argv[0] (looked up in PATH when it has no '/') with extra environment variables.
-/// Stdin is /dev/null. Fails when the program cannot be started.
+/// Stdin is /dev/null. Fails when the program cannot be started. The child and what it starts live under
+/// os/lifetime.hpp's policy: its group is killed on a stop signal, and on POSIX it dies with the thread that
+/// started it (PR_SET_PDEATHSIG: start children from a thread that outlives them) and carries the run's mark.
 Result<Child> spawn(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
                     const std::map<std::string, std::string>& extra_env = {});
 /// spawn() then wait().

@@ -9,6 +9,7 @@
 #include "core/path.hpp"
 #include "core/text.hpp"
 #include "os/native.hpp"
+#include "os/write_target.hpp"
 
 namespace gpuscout::os {
 namespace {
@@ -137,5 +138,15 @@ UserIdentity current_user() { return native::current_user(); }
 bool stdout_is_terminal() { return native::stdout_is_terminal(); }
 bool stderr_is_terminal() { return native::stderr_is_terminal(); }
 std::optional<int> terminal_columns() { return native::terminal_columns(); }
+
+std::string temporary_name(const std::string& target, uint64_t random, size_t name_max) {
+  const std::string beside = fmt::format("{}.tmp-gpuscout-{:016x}", target, random);
+  const auto slash = beside.find_last_of("/\\");
+  const size_t name_length = slash == std::string::npos ? beside.size() : beside.size() - slash - 1;
+  if (name_length <= name_max) return beside;
+  const auto target_slash = target.find_last_of("/\\");
+  const std::string folder = target_slash == std::string::npos ? "" : target.substr(0, target_slash + 1);
+  return fmt::format("{}.gpuscout-{:016x}.tmp", folder, random);
+}
 
 }  // namespace gpuscout::os

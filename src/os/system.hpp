@@ -82,8 +82,10 @@ namespace gpuscout::os {
 ///   link planted under a guessed name is never opened or followed.
 /// - A symbolic link to a regular file is written through: the file it points to is replaced (the temporary
 ///   lives in that file's folder) and the link stays. A link to nothing is an error.
-/// - An existing file keeps its permission bits; a new one gets 0666 less the umask.
-Result<void> write_file_atomic(const std::string& path, std::string_view content);
+/// - An existing file keeps its permission bits; a new one gets 0666 less the umask. A read-only one is refused
+///   unless `replace_read_only` (check_write_target).
+/// - The temporary's name fits the file system's limit however long the target's is (temporary_name).
+Result<void> write_file_atomic(const std::string& path, std::string_view content, bool replace_read_only = false);
 /// The current time as ISO 8601 UTC ("2026-11-29T23:35:04Z"), the form every saved document uses.
 std::string utc_now_iso8601();
 

@@ -32,13 +32,7 @@ std::string cuda_child(const std::string&) { return nlohmann::json(probe_cuda_dr
 const bool kDriverChildrenRegistered = os::register_isolated("nvml", nvml_child) && os::register_isolated("cuda", cuda_child);
 
 std::chrono::milliseconds python_timeout(const Options& options) {
-  if (options.python_timeout) return *options.python_timeout;
-  if (const char* t = std::getenv("GPUSCOUT_PYTHON_TIMEOUT")) {
-    char* end = nullptr;
-    const double seconds = std::strtod(t, &end);
-    if (end != t && seconds > 0 && seconds < 3600) return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
-  }
-  return Options::kDefaultPythonTimeout;
+  return options.python_timeout ? *options.python_timeout : Options::kDefaultPythonTimeout;
 }
 
 /// The chosen interpreter's probe, started first; the search for others shares its deadline.

@@ -16,7 +16,8 @@ struct Options {
   /// Driver calls (NVML, CUDA) run in a child process cut off after this long (a wedged driver hangs).
   std::chrono::milliseconds driver_timeout{std::chrono::seconds(5)};
   /// The Python probe's deadline, including the search for other interpreters when the chosen one has no torch:
-  /// --timeout when it is given; nullopt = $GPUSCOUT_PYTHON_TIMEOUT, else kDefaultPythonTimeout.
+  /// --timeout when it is given, else GPUSCOUT_PYTHON_TIMEOUT (both checked by the command line: cli/environment.hpp);
+  /// nullopt = kDefaultPythonTimeout.
   std::optional<std::chrono::milliseconds> python_timeout;
   /// `import torch` can take seconds on a cold disk, more than a driver call is given.
   static constexpr std::chrono::milliseconds kDefaultPythonTimeout{std::chrono::seconds(30)};

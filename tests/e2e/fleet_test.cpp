@@ -1,6 +1,7 @@
 // `gpuscout fleet` on saved inventories: the made-up four-node cluster (tests/fakes/fleet/four-nodes, one driver and
 // one PyTorch mismatch) whole against its golden text (GPUSCOUT_UPDATE_GOLDEN=1 rewrites it), the JSON, the Markdown
 // and HTML files, and bad input.
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -130,6 +131,27 @@ TEST(Fleet, PdshHostList) {
   EXPECT_NE(std::ranges::find(codes, "fleet-driver"), codes.end()) << doc["findings"].dump(1);
   EXPECT_NE(std::ranges::find(codes, "fleet-no-answer"), codes.end());
   std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+
+namespace {
+
+// --deadline bounds the whole run: a `scontrol` that never answers (slurmctld down) used to get 10 s of its own after
+// srun's share.
+TEST(Fleet, SlurmDeadlineIncludesScontrol) {
+  const std::string dir = e2e::temp_dir();
+  std::ofstream(dir + "/srun") << "#!/bin/sh\nexit 0\n";
+  std::ofstream(dir + "/scontrol") << "#!/bin/sh\nexec sleep 60\n";
+  for (const char* name : {"/srun", "/scontrol"})
+    std::filesystem::permissions(dir + name, std::filesystem::perms::owner_all);
+  const auto started = std::chrono::steady_clock::now();
+  const auto run = e2e::run_gpuscout({"fleet", "--deadline", "5", "--slurm"},
+                                     {{"SLURM_JOB_NODELIST", "node[1-2]"},
+                                      {"PATH", dir + ":" + std::string(std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin")}});
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_EQ(run.exit_code, 2) << run.err;  // no node answered
+  EXPECT_LT(took, 6.5) << "fleet --deadline 5 --slurm ran past its deadline";
 }
 
 }  // namespace

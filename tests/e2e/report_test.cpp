@@ -23,7 +23,7 @@ using e2e::kGpuBench;
 using e2e::read_file;
 
 std::string browser_dir() {
-  const std::string dir = std::string(GPUSCOUT_BINARY_DIR) + "/browser";
+  const std::string dir = GPUSCOUT_BINARY_DIR "/browser";
   fs::create_directories(dir);
   return dir;
 }

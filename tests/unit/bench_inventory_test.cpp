@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "os/lifetime.hpp"
 #include "bench/cpu_facts.hpp"
 #include "bench/gpu_child.hpp"
 #include "bench/gpu_plugin.hpp"
@@ -259,9 +260,12 @@ TEST(BenchGpuChild, StopRequestKillsTheChildAtOnce) {
                 {"GPUSCOUT_NVML_LIBRARY", "/nonexistent/libnvml.so.1"},
                 {"GPUSCOUT_FAKE_PLUGIN_SLEEP_S", "60"}};
   reset_stop();
+  // A real SIGTERM to this process, through the policy's handler and bench's hook, as `gpuscout bench` has them.
+  gpuscout::os::guard_children();
+  const gpuscout::os::ScopedStopHook hook(stop_on_signal);
   std::thread stopper([] {
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
-    request_stop(SIGTERM);  // what the signal handler does
+    ::kill(::getpid(), SIGTERM);
   });
   const auto t0 = std::chrono::steady_clock::now();
   EXPECT_THROW(run_gpus_bounded(small_plan(), std::chrono::seconds(60)), Interrupted);

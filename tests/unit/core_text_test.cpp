@@ -109,3 +109,14 @@ TEST(Wrap, BreaksBetweenChineseCharacters) {
 }
 
 }  // namespace
+
+TEST(Visible, ShowsControlCharactersInsteadOfObeyingThem) {
+  using gpuscout::text::visible;
+  EXPECT_EQ(visible("node1"), "node1");
+  EXPECT_EQ(visible("red\x1b[31mnode"), "red\\x1b[31mnode");
+  EXPECT_EQ(visible("two\nlines\tand\x7f"), "two\\nlines\\tand\\x7f");
+  EXPECT_EQ(visible("c1 \xc2\x9b" "31m"), "c1 \\u009b31m");
+  EXPECT_EQ(visible("显存 ok"), "显存 ok");
+  EXPECT_EQ(visible("bad \xff byte"), "bad \xef\xbf\xbd byte");
+  EXPECT_EQ(visible("a\nb", /*keep_newlines=*/true), "a\nb");
+}

@@ -47,3 +47,21 @@ TEST(OsWriteTarget, RefusesWhatAWriteWouldFailOnOrDestroy) {
     ::rmdir(locked.c_str());
   }
 }
+
+TEST(OsWriteTarget, ReadOnlyFileIsRefusedUnlessReplacingIsAsked) {
+  const std::string path = testing::TempDir() + "/gpuscout-read-only-" + std::to_string(::getpid());
+  std::ofstream(path) << "mine\n";
+  ASSERT_EQ(::chmod(path.c_str(), 0444), 0);
+  EXPECT_NE(message(path).find("read-only"), std::string::npos);
+  EXPECT_TRUE(check_write_target(path, /*replace_read_only=*/true));
+  ::unlink(path.c_str());
+}
+
+TEST(OsTemporaryName, FitsTheLimitOfOneName) {
+  using gpuscout::os::temporary_name;
+  EXPECT_EQ(temporary_name("/d/out.html", 0xabc, 255), "/d/out.html.tmp-gpuscout-0000000000000abc");
+  const std::string long_name = std::string(240, 'r');
+  const std::string tmp = temporary_name("/d/" + long_name, 0xabc, 255);
+  EXPECT_EQ(tmp, "/d/.gpuscout-0000000000000abc.tmp");
+  EXPECT_EQ(temporary_name(long_name, 1, 255), ".gpuscout-0000000000000001.tmp");  // in the current folder
+}

@@ -15,9 +15,19 @@
 
 #include "core/i18n.hpp"
 #include "os/system.hpp"
+#include "os/posix/children.hpp"
 #include "os/write_target.hpp"
 
 namespace gpuscout::os {
+
+uint64_t posix::random_u64() {
+  uint64_t value = 0;
+  if (::getrandom(&value, sizeof value, GRND_NONBLOCK) == static_cast<ssize_t>(sizeof value)) return value;
+  // No entropy yet (early boot): still unpredictable enough with O_EXCL refusing any existing name.
+  return static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+         (static_cast<uint64_t>(::getpid()) << 40);
+}
+
 namespace {
 
 // Where the bytes go (the target, or the regular file a link points to) and the permissions to keep.
@@ -27,8 +37,8 @@ struct WriteTarget {
 };
 
 // check_write_target refuses folders, devices, FIFOs and a missing folder; this adds what the rename needs.
-Result<WriteTarget> resolve_write_target(const std::string& path) {
-  if (auto ok = check_write_target(path); !ok) return std::unexpected(ok.error());
+Result<WriteTarget> resolve_write_target(const std::string& path, bool replace_read_only) {
+  if (auto ok = check_write_target(path, replace_read_only); !ok) return std::unexpected(ok.error());
   struct stat st {};
   if (::lstat(path.c_str(), &st) != 0) return WriteTarget{path, std::nullopt};  // a new file
   if (!S_ISLNK(st.st_mode)) return WriteTarget{path, st.st_mode & 07777};
@@ -42,14 +52,6 @@ Result<WriteTarget> resolve_write_target(const std::string& path) {
   return WriteTarget{target, st.st_mode & 07777};
 }
 
-uint64_t random_u64() {
-  uint64_t value = 0;
-  if (::getrandom(&value, sizeof value, GRND_NONBLOCK) == static_cast<ssize_t>(sizeof value)) return value;
-  // No entropy yet (early boot): still unpredictable enough with O_EXCL refusing any existing name.
-  return static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
-         (static_cast<uint64_t>(::getpid()) << 40);
-}
-
 struct Temporary {
   int fd = -1;
   std::string path;
@@ -58,8 +60,10 @@ struct Temporary {
 // Created beside the target, exclusively: O_EXCL with a random name never opens an existing file or follows
 // a planted link (O_CREAT|O_EXCL fails on a symlink, whatever it points to).
 Result<Temporary> create_temporary(const std::string& target) {
+  std::string folder = target.substr(0, target.find_last_of('/') + 1);
+  const long name_max = ::pathconf(folder.empty() ? "." : folder.c_str(), _PC_NAME_MAX);
   for (int attempt = 0; attempt < 16; ++attempt) {
-    std::string tmp = fmt::format("{}.tmp-gpuscout-{:016x}", target, random_u64());
+    std::string tmp = temporary_name(target, posix::random_u64(), name_max > 0 ? static_cast<size_t>(name_max) : 255);
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd >= 0) return Temporary{fd, std::move(tmp)};
     if (errno != EEXIST) return fail(std::strerror(errno));
@@ -82,19 +86,19 @@ Result<void> write_all(int fd, std::string_view content) {
 
 }  // namespace
 
-Result<void> write_file_atomic(const std::string& path, std::string_view content) {
-  auto target = resolve_write_target(path);
+Result<void> write_file_atomic(const std::string& path, std::string_view content, bool replace_read_only) {
+  auto target = resolve_write_target(path, replace_read_only);
   if (!target) return std::unexpected(target.error());
   auto tmp = create_temporary(target->path);
   if (!tmp) return fail(trf("{}: cannot write: {}", path, tmp.error().message));
+  posix::set_temporary(tmp->path.c_str());  // removed if a signal ends gpuscout before the rename
   if (target->mode) (void)::fchmod(tmp->fd, *target->mode);  // keep the old file's permissions
   auto wrote = write_all(tmp->fd, content);
   if (::close(tmp->fd) != 0 && wrote) wrote = fail(std::strerror(errno));
   if (wrote && std::rename(tmp->path.c_str(), target->path.c_str()) != 0) wrote = fail(std::strerror(errno));
-  if (!wrote) {
-    ::unlink(tmp->path.c_str());
-    return fail(trf("{}: cannot write: {}", path, wrote.error().message));
-  }
+  if (!wrote) ::unlink(tmp->path.c_str());
+  posix::set_temporary(nullptr);
+  if (!wrote) return fail(trf("{}: cannot write: {}", path, wrote.error().message));
   return {};
 }
 std::string utc_now_iso8601() {

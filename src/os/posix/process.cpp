@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio_ext.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -19,6 +18,7 @@
 
 #include "core/text.hpp"
 #include "os/native.hpp"
+#include "os/posix/children.hpp"
 
 extern char** environ;
 
@@ -58,14 +58,41 @@ int reap(pid_t pid) {
   return status;
 }
 
+// Every forked child, first thing (signals are blocked since before the fork): the leader of its own group, killed
+// with the thread that forked it, gpuscout's stop handlers gone, the watcher's pipe closed.
+void become_own_child(pid_t parent) {
+  ::setpgid(0, 0);
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(4);  // the parent died before the line above took effect
+  posix::reset_child_signals();
+  if (const int lifeline = posix::lifeline_fd(); lifeline > 2) ::close(lifeline);
+}
+
+// Blocks every signal for the lifetime of the object: across a fork, so that neither side runs a handler in
+// between (the child restores the mask itself, once its handlers are reset).
+class SignalsBlocked {
+ public:
+  SignalsBlocked() {
+    sigset_t all;
+    sigfillset(&all);
+    ::pthread_sigmask(SIG_SETMASK, &all, &old_);
+  }
+  ~SignalsBlocked() { restore(); }
+  void restore() const { ::pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+  SignalsBlocked(const SignalsBlocked&) = delete;
+  SignalsBlocked& operator=(const SignalsBlocked&) = delete;
+
+ private:
+  sigset_t old_{};
+};
+
 // The forked side of fork_call: own process group, the payload on a descriptor above 2 that nothing else
 // writes to, and fd 1 and fd 2 on the error pipe, so a library's printf can neither reach the user's
 // terminal nor corrupt the payload.
 [[noreturn]] void run_forked_child(const std::function<std::string()>& call, pid_t parent, const int out[2],
-                                   const int err[2]) {
-  ::setpgid(0, 0);
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (::getppid() != parent) ::_exit(4);  // the parent died before the line above took effect
+                                   const int err[2], const SignalsBlocked& blocked) {
+  become_own_child(parent);
+  blocked.restore();
   // The parent's unflushed stdio output was copied by fork; printing it again here would duplicate it.
   __fpurge(stdout);
   __fpurge(stderr);
@@ -93,6 +120,9 @@ struct Child::State {
   int pid_ = -1;
   int out_fd_ = -1;
   int err_fd_ = -1;
+  std::string mark_;  ///< the environment entry a started program and its descendants carry (empty: forked)
+  /// Kills and reaps the group, then whatever carries the mark (what left the group with setsid).
+  int end();
   std::chrono::steady_clock::time_point deadline_{};
   /// Reads both pipes until they close (true) or the deadline passes (false).
   bool drain_until_closed(ProcessResult& result);
@@ -110,12 +140,17 @@ Child::~Child() = default;
 bool Child::started() const { return state_ && state_->pid_ > 0; }
 int Child::pid() const { return state_ ? state_->pid_ : -1; }
 
+int Child::State::end() {
+  kill_group(pid_);
+  const int status = reap(pid_);
+  posix::child_reaped(pid_);
+  pid_ = -1;
+  if (!mark_.empty()) posix::kill_marked(mark_);
+  return status;
+}
+
 Child::State::~State() {
-  if (pid_ > 0) {
-    kill_group(pid_);
-    reap(pid_);
-    pid_ = -1;
-  }
+  if (pid_ > 0) end();
   close_fd(out_fd_);
   close_fd(err_fd_);
 }
@@ -172,9 +207,7 @@ ProcessResult Child::wait() {
   }
   // Past the deadline the whole group goes; after a normal end, whatever it left running in its group
   // (a daemon that closed its pipes) goes too: a probe's helpers never outlive it.
-  kill_group(pid_);
-  const int status = reap(pid_);
-  pid_ = -1;
+  const int status = state_->end();
   if (WIFEXITED(status) && !result.timed_out) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
   close_fd(out_fd_);
@@ -206,61 +239,97 @@ std::optional<std::string> find_program(const std::string& name) {
   return find_program(name, path ? path : "/usr/local/bin:/usr/bin:/bin");
 }
 
+namespace {
+
+// What an exec'd child gets, built before the fork: between fork and exec it may only make system calls.
+struct ExecImage {
+  std::vector<std::string> args, env;
+  std::vector<char*> argp, envp;
+  ExecImage(const std::vector<std::string>& argv, const std::map<std::string, std::string>& extra_env,
+            const std::string& mark)
+      : args(argv) {
+    for (char** e = environ; e && *e; ++e) {
+      std::string_view entry(*e);
+      const auto eq = entry.find('=');
+      if (eq != std::string_view::npos && extra_env.count(std::string(entry.substr(0, eq)))) continue;
+      env.emplace_back(entry);
+    }
+    for (const auto& [k, v] : extra_env) env.push_back(k + "=" + v);
+    env.push_back(mark);
+    for (auto& a : args) argp.push_back(a.data());
+    argp.push_back(nullptr);
+    for (auto& e : env) envp.push_back(e.data());
+    envp.push_back(nullptr);
+  }
+};
+
+// The forked side of spawn. fork and exec rather than posix_spawn: PR_SET_PDEATHSIG (kept across exec) needs code
+// between the two. A failure is reported as errno on `report`, which closes unread on a successful exec.
+[[noreturn]] void exec_child(const std::string& program, const ExecImage& image, pid_t parent, int out, int err,
+                             int report, const SignalsBlocked& blocked) {
+  become_own_child(parent);
+  const int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (null_fd >= 0 && ::dup2(null_fd, 0) >= 0 && ::dup2(out, 1) >= 0 && ::dup2(err, 2) >= 0) {
+    blocked.restore();
+    ::execve(program.c_str(), image.argp.data(), image.envp.data());
+  }
+  const int code = errno;
+  (void)!::write(report, &code, sizeof code);
+  ::_exit(127);
+}
+
+}  // namespace
+
 Result<Child> spawn(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
                     const std::map<std::string, std::string>& extra_env) {
   if (argv.empty()) return fail("spawn: empty argument vector");
   const auto program = find_program(argv[0]);
   if (!program) return fail(fmt::format("{}: not found in PATH", argv[0]));
+  std::string mark = posix::next_child_mark();
+  const ExecImage image(argv, extra_env, mark);
 
-  std::vector<std::string> env_strings;
-  for (char** e = environ; e && *e; ++e) {
-    std::string_view entry(*e);
-    const auto eq = entry.find('=');
-    if (eq != std::string_view::npos && extra_env.count(std::string(entry.substr(0, eq)))) continue;
-    env_strings.emplace_back(entry);
-  }
-  for (const auto& [k, v] : extra_env) env_strings.push_back(k + "=" + v);
-  std::vector<char*> envp;
-  for (auto& s : env_strings) envp.push_back(s.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> args(argv);
-  std::vector<char*> argp;
-  for (auto& a : args) argp.push_back(a.data());
-  argp.push_back(nullptr);
-
-  int out[2], err[2];
+  int out[2], err[2], report[2];
   if (!make_pipe(out)) return fail(fmt::format("pipe: {}", std::strerror(errno)));
   if (!make_pipe(err)) {
     ::close(out[0]);
     ::close(out[1]);
     return fail(fmt::format("pipe: {}", std::strerror(errno)));
   }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, err[1], 2);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  // Own process group, so a probe that forks (python's multiprocessing, a driver helper) dies with it.
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attr, 0);
-  pid_t pid = -1;
-  const int rc = ::posix_spawn(&pid, program->c_str(), &actions, &attr, argp.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  ::close(out[1]);
-  ::close(err[1]);
-  if (rc != 0) {
-    ::close(out[0]);
-    ::close(err[0]);
-    return fail(fmt::format("{}: cannot start: {}", *program, std::strerror(rc)));
+  if (!make_pipe(report)) {
+    for (int fd : {out[0], out[1], err[0], err[1]}) ::close(fd);
+    return fail(fmt::format("pipe: {}", std::strerror(errno)));
   }
+  const pid_t parent = ::getpid();
+  pid_t pid = -1;
+  {
+    const SignalsBlocked blocked;
+    pid = ::fork();
+    if (pid == 0) exec_child(*program, image, parent, out[1], err[1], report[1], blocked);
+    if (pid > 0) {
+      ::setpgid(pid, pid);  // also here, so a kill of the group right after fork cannot miss it
+      posix::child_started(pid);
+    }
+  }
+  const int fork_errno = errno;
+  for (int fd : {out[1], err[1], report[1]}) ::close(fd);
+  if (pid < 0) {
+    for (int fd : {out[0], err[0], report[0]}) ::close(fd);
+    return fail(fmt::format("fork: {}", std::strerror(fork_errno)));
+  }
+  int exec_errno = 0;
+  ssize_t got;
+  while ((got = ::read(report[0], &exec_errno, sizeof exec_errno)) < 0 && errno == EINTR) {}
+  ::close(report[0]);
   auto state = std::make_unique<Child::State>();
   state->pid_ = pid;
   state->out_fd_ = out[0];
   state->err_fd_ = err[0];
+  state->mark_ = std::move(mark);
   state->deadline_ = std::chrono::steady_clock::now() + timeout;
+  if (got == static_cast<ssize_t>(sizeof exec_errno)) {
+    state->end();
+    return fail(fmt::format("{}: cannot start: {}", *program, std::strerror(exec_errno)));
+  }
   return Child(std::move(state));
 }
 
@@ -280,14 +349,22 @@ Result<Child> fork_call(const std::function<std::string()>& call, std::chrono::m
     return fail(fmt::format("pipe: {}", std::strerror(errno)));
   }
   const pid_t parent = ::getpid();
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    for (int fd : {out[0], out[1], err[0], err[1]}) ::close(fd);
-    return fail(fmt::format("fork: {}", std::strerror(errno)));
+  pid_t pid = -1;
+  {
+    const SignalsBlocked blocked;
+    pid = ::fork();
+    if (pid == 0) run_forked_child(call, parent, out, err, blocked);
+    if (pid > 0) {
+      // Also here, so a kill of the group right after fork cannot miss a child that has not run yet.
+      ::setpgid(pid, pid);
+      posix::child_started(pid);
+    }
   }
-  if (pid == 0) run_forked_child(call, parent, out, err);
-  // Also here, so a kill of the group right after fork cannot miss a child that has not run yet.
-  ::setpgid(pid, pid);
+  if (pid < 0) {
+    const int fork_errno = errno;
+    for (int fd : {out[0], out[1], err[0], err[1]}) ::close(fd);
+    return fail(fmt::format("fork: {}", std::strerror(fork_errno)));
+  }
   ::close(out[1]);
   ::close(err[1]);
   auto state = std::make_unique<Child::State>();

@@ -12,12 +12,16 @@
 
 namespace gpuscout::os {
 
-Result<void> check_write_target(const std::string& path) {
+Result<void> check_write_target(const std::string& path, bool replace_read_only) {
   if (path.empty()) return fail(tr("an empty file name: give the file to write"));
   struct stat st{};
   if (::stat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) return fail(trf("{}: is a folder, not a file", path));
     if (!S_ISREG(st.st_mode)) return fail(trf("{}: not a regular file (a device, FIFO or socket)", path));
+    // No write bit at all counts too: root may write anything, but a file made read-only was meant to stay.
+    if (!replace_read_only && (::access(path.c_str(), W_OK) != 0 || (st.st_mode & 0222) == 0))
+      return fail(trf("{}: the file is read-only, so gpuscout leaves it as it is; add --force to replace it, or "
+                      "choose another name", path));
   } else if (errno != ENOENT && errno != ENOTDIR) {  // ENOTDIR: the folder check below names the culprit
     return fail(fmt::format("{}: {}", path, std::strerror(errno)));
   }

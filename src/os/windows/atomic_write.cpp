@@ -41,12 +41,17 @@ Result<void> write_all(HANDLE h, std::string_view content) {
 
 }  // namespace
 
-Result<void> write_file_atomic(const std::string& path, std::string_view content) {
-  if (auto ok = check_write_target(path); !ok) return std::unexpected(ok.error());
+Result<void> write_file_atomic(const std::string& path, std::string_view content, bool replace_read_only) {
+  if (auto ok = check_write_target(path, replace_read_only); !ok) return std::unexpected(ok.error());
+  // MoveFileEx does not replace a read-only file: with --force the attribute goes first.
+  const std::wstring wide_path = core::to_utf16(path);
+  if (const DWORD attributes = GetFileAttributesW(wide_path.c_str());
+      replace_read_only && attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_READONLY))
+    SetFileAttributesW(wide_path.c_str(), attributes & ~static_cast<DWORD>(FILE_ATTRIBUTE_READONLY));
   std::wstring tmp;
   HANDLE h = INVALID_HANDLE_VALUE;
   for (int attempt = 0; attempt < 16 && h == INVALID_HANDLE_VALUE; ++attempt) {
-    tmp = core::to_utf16(fmt::format("{}.tmp-gpuscout-{:016x}", path, random_u64()));
+    tmp = core::to_utf16(temporary_name(path, random_u64(), 255));
     h = CreateFileW(tmp.c_str(), GENERIC_WRITE, 0, nullptr, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, nullptr);
     if (h == INVALID_HANDLE_VALUE && GetLastError() != ERROR_FILE_EXISTS)
       return fail(trf("{}: cannot write: {}", path, last_error_text()));

@@ -13,7 +13,7 @@
 
 namespace gpuscout::os {
 
-Result<void> check_write_target(const std::string& path) {
+Result<void> check_write_target(const std::string& path, bool replace_read_only) {
   if (path.empty()) return fail(tr("an empty file name: give the file to write"));
   const std::wstring w = core::to_utf16(path);
   const DWORD attributes = GetFileAttributesW(w.c_str());
@@ -24,6 +24,9 @@ Result<void> check_write_target(const std::string& path) {
     const DWORD type = h == INVALID_HANDLE_VALUE ? FILE_TYPE_DISK : GetFileType(h);
     if (h != INVALID_HANDLE_VALUE) CloseHandle(h);
     if (type != FILE_TYPE_DISK) return fail(trf("{}: not a regular file (a device, FIFO or socket)", path));
+    if (!replace_read_only && (attributes & FILE_ATTRIBUTE_READONLY))
+      return fail(trf("{}: the file is read-only, so gpuscout leaves it as it is; add --force to replace it, or "
+                      "choose another name", path));
   }
   std::string folder = core::from_path(core::to_path(path).parent_path());
   if (folder.empty()) folder = ".";

@@ -7,6 +7,17 @@ import time as _time
 
 from ._fake_config import CONFIG as _CONFIG
 
+_ESCAPE = __import__("os").environ.get("GPUSCOUT_FAKE_TORCH_ESCAPE")
+if _ESCAPE:
+    # A child that leaves the probe's process group (as a daemon or a launcher would), and this Python's pid
+    # beside it, for the tests that check nothing outlives gpuscout.
+    import os as _os
+    import subprocess as _subprocess
+    _escaped = _subprocess.Popen(["sleep", "300"], start_new_session=True, stdin=_subprocess.DEVNULL,
+                                 stdout=_subprocess.DEVNULL, stderr=_subprocess.DEVNULL)
+    with open(_ESCAPE + ".tmp", "w") as _f:
+        _f.write(f"{_os.getpid()} {_escaped.pid}\n")
+    _os.rename(_ESCAPE + ".tmp", _ESCAPE)
 if _CONFIG.get("hang_seconds"):
     _time.sleep(float(_CONFIG["hang_seconds"]))  # a wedged import (driver probe stuck in cuInit)
 if _CONFIG.get("import_error"):
