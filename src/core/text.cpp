@@ -200,7 +200,7 @@ std::string clean_utf8(std::string_view s) {
   while (i < s.size()) {
     const auto b = static_cast<unsigned char>(s[i]);
     if (b < 0x80) {
-      if (b >= 0x20 || b == '\t' || b == '\n') out += static_cast<char>(b);
+      if ((b >= 0x20 && b != 0x7f) || b == '\t' || b == '\n') out += static_cast<char>(b);
       ++i;
       continue;
     }
@@ -216,7 +216,9 @@ std::string clean_utf8(std::string_view s) {
       ++good;
     }
     if (lead.length != 0 && good == static_cast<size_t>(lead.length)) {
-      out.append(s.substr(i, good));
+      // C1 controls (U+0080..U+009F, 0xC2 0x80..0x9F) are dropped as C0 ones are: U+009B is a terminal's CSI.
+      const bool c1 = good == 2 && b == 0xC2 && static_cast<unsigned char>(s[i + 1]) <= 0x9F;
+      if (!c1) out.append(s.substr(i, good));
       i += good;
     } else {
       out += kReplacement;

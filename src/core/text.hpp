@@ -42,7 +42,8 @@ size_t display_width(std::string_view s);
 std::string wrap(std::string_view s, size_t width, std::string_view indent,
                  std::optional<size_t> start_column = std::nullopt);
 /// Returns `s` with every invalid UTF-8 sequence replaced by U+FFFD (one per maximal invalid subpart, as
-/// Unicode 15 section 3.9 recommends), and NUL and other C0 control characters except tab/newline removed.
+/// Unicode 15 section 3.9 recommends), and NUL, the other C0 control characters except tab/newline, DEL and the C1
+/// controls (U+0080..U+009F: U+009B starts a terminal escape sequence) removed.
 /// Every string from firmware, drivers, files or a child process goes through this where it enters, so the
 /// JSON writer and the terminal only ever see valid text.
 std::string clean_utf8(std::string_view s);

@@ -120,3 +120,10 @@ TEST(Visible, ShowsControlCharactersInsteadOfObeyingThem) {
   EXPECT_EQ(visible("bad \xff byte"), "bad \xef\xbf\xbd byte");
   EXPECT_EQ(visible("a\nb", /*keep_newlines=*/true), "a\nb");
 }
+
+TEST(CleanUtf8, DropsDelAndC1Controls) {
+  EXPECT_EQ(clean_utf8("a\x7f" "b"), "ab");
+  EXPECT_EQ(clean_utf8("csi \xC2\x9B" "31m red"), "csi 31m red");  // U+009B: a terminal's CSI
+  EXPECT_EQ(clean_utf8("\xC2\x80\xC2\x9F"), "");
+  EXPECT_EQ(clean_utf8("\xC2\xA0nbsp \xC2\xA9"), "\xC2\xA0nbsp \xC2\xA9");  // U+00A0 and above stay
+}
