@@ -10,6 +10,7 @@
 
 #include "bench/cpu_facts.hpp"
 #include "bench/gpu_child.hpp"
+#include "bench/openblas_cores.hpp"
 #include "catalog/gpu_match.hpp"
 #include "core/error.hpp"
 #include "core/i18n.hpp"
@@ -199,25 +200,34 @@ void run_cpu_gemms(const BenchOptions& o, CpuResult& cpu, const std::function<vo
   }
 }
 
-// OpenBLAS picks kernels by CPU model: a release that does not know a newer CPU runs its AVX2 kernels
-// ("Haswell", "Zen") on an AVX-512 machine, so the fair yardstick for its GEMM is the AVX2 peak.
-void note_blas_kernels(CpuResult& cpu) {
-  if (!cpu.peak_fp32 || cpu.peak_fp32->isa != Isa::avx512f) return;
-  const std::string core = text::to_lower(cpu.blas.corename);
+// OpenBLAS picks kernels by CPU model: a release that does not know a newer CPU falls back to older ones (its
+// AVX2 "Haswell" or "Zen" sets on an AVX-512 machine, even its SSE3 "Prescott" set), and its GEMM is then a fraction
+// of what the CPU does, which would overstate the GPU's speed-up. Said here with the figure and the way out.
+void note_blas_kernels(CpuResult& cpu, const CpuInfo& info) {
+  if (!cpu.peak_fp32 || cpu.blas.corename.empty()) return;
+  const auto chosen = openblas_core(cpu.blas.corename);
+  const auto best = best_openblas_core(info.features, info.vendor.value_or(""));
+  if (!chosen || !best || chosen->isa >= cpu.peak_fp32->isa || best->isa <= chosen->isa) return;
   double best_gemm = 0;
   for (const auto& g : cpu.gemm)
     if (g.run.dtype == Dtype::fp32) best_gemm = std::max(best_gemm, g.run.gflops);
-  for (const auto& ip : cpu.peak_fp32->per_isa) {
-    if (ip.isa != Isa::avx2_fma || best_gemm <= 0 || (core != "haswell" && core != "zen" && core != "sandybridge"))
-      continue;
-    const double avx2_all = ip.single_core_gflops * cpu.threads;
-    cpu.notes.push_back(trf(
-        "{} runs its {} (AVX2) kernels on this AVX-512 CPU: its best fp32 GEMM ({:.0f} GFLOP/s) is {:.0f}% of the "
-        "AVX2 FMA peak ({:.0f} GFLOP/s = one-core AVX2 peak x {} cores) and {:.0f}% of the AVX-512 peak; a BLAS "
-        "that knows this CPU (a newer OpenBLAS, or the oneDNN/MKL inside PyTorch) can use the wider units",
-        cpu.blas.name, cpu.blas.corename, best_gemm, 100 * best_gemm / avx2_all, avx2_all, cpu.threads,
-        100 * best_gemm / cpu.peak_fp32->all_cores_gflops));
-  }
+  if (best_gemm <= 0) return;
+  const std::string chosen_isa = chosen->avx ? "AVX" : std::string(isa_name(chosen->isa));
+  const bool switchable = cpu.blas.config.find("DYNAMIC_ARCH") != std::string::npos;
+  const std::string way_out =
+      switchable ? trf("run `OPENBLAS_CORETYPE={} gpuscout bench` to use its {} kernels", best->name,
+                       isa_name(best->isa))
+                 : tr("a newer OpenBLAS, or the oneDNN/MKL inside PyTorch (`gpuscout bench --torch`), uses the wider "
+                      "units");
+  cpu.notes.push_back(trf("{} runs its {} ({}) kernels on this {} CPU: its best fp32 GEMM ({:.0f} GFLOP/s) is {:.0f}% "
+                          "of the CPU's {} peak ({:.0f} GFLOP/s), so the CPU figures here understate this CPU and the "
+                          "GPU's speed-up over it is too high; {}",
+                          cpu.blas.name, chosen->name, chosen_isa, isa_name(cpu.peak_fp32->isa), best_gemm,
+                          100 * best_gemm / cpu.peak_fp32->all_cores_gflops, isa_name(cpu.peak_fp32->isa),
+                          cpu.peak_fp32->all_cores_gflops, way_out));
+  if (const auto forced = os::getenv("OPENBLAS_CORETYPE"); forced && !forced->empty())
+    cpu.notes.push_back(trf("OPENBLAS_CORETYPE={} is set in this environment: it chose those kernels",
+                            text::visible(*forced)));
 }
 
 CpuResult run_cpu(const BenchOptions& o, const Inventory& inv, const std::function<void(std::string_view)>& progress) {
@@ -237,7 +247,7 @@ CpuResult run_cpu(const BenchOptions& o, const Inventory& inv, const std::functi
   progress(tr("CPU FMA peak fp64"));
   cpu.peak_fp64 = measure_peak(cpu.facts, Precision::fp64, cpu.threads, peak_method, peak_run_s);
   run_cpu_gemms(o, cpu, progress);
-  note_blas_kernels(cpu);
+  note_blas_kernels(cpu, inv.cpu);
   for (Dtype d : {Dtype::tf32, Dtype::fp16, Dtype::fp8})
     if (o.dtypes && wants(o, d)) cpu.notes.push_back(trf("{} is a GPU precision: not run on the CPU", dtype_name(d)));
   progress(tr("CPU memory bandwidth"));

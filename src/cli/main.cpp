@@ -17,6 +17,7 @@
 #include "cli/options.hpp"
 #include "cli/output.hpp"
 #include "advise/advise.hpp"
+#include "bench/openblas_cores.hpp"
 #include "catalog/catalog.hpp"
 #include "core/data_files.hpp"
 #include "core/error.hpp"
@@ -44,6 +45,7 @@ void check_data_override(const std::string& flag_dir) {
     if (auto models = plan::load_catalogue(); !models) return models.error().message;
     if (auto offers = advise::load_offers(); !offers) return offers.error().message;
     if (auto rates = advise::load_rates(); !rates) return rates.error().message;
+    if (auto cores = bench::openblas_cores_error(); !cores.empty()) return cores;
     return std::nullopt;
   }();
   if (problem) throw UsageError(fmt::format("{}: {}", label, *problem));

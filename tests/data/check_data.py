@@ -35,6 +35,7 @@ HEADERS = {
                   "num_attention_heads,num_key_value_heads,head_dim,vocab_size,tie_word_embeddings,"
                   "max_position_embeddings,num_local_experts,num_experts_per_tok,extra,params,source,date",
     "glossary.csv": "key,title,aliases,lookup_only,summary,explanation,shows,source,date",
+    "openblas_cores.csv": "corename,isa,vendor,requires,source,date",
 }
 
 # Columns that must hold a number when not empty, and those that must then be > 0.

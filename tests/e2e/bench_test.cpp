@@ -362,3 +362,27 @@ TEST(BenchE2E, NcclAllReduceThroughTheFakePlugin) {
   EXPECT_FALSE(plain.json().contains("nccl"));
   EXPECT_EQ(e2e::run_gpuscout({"bench", "--device", "cpu", "--nccl"}).exit_code, 2);
 }
+
+// OpenBLAS told to use its SSE3 kernels (as an OpenBLAS that does not know the CPU's model falls back to them): the
+// note names them, the figure, and the kernel set to use instead; on the same run's CPU that set is faster.
+TEST(BenchE2E, OpenblasKernelsBelowTheCpuAreNamed) {
+  const auto slow = e2e::run_gpuscout({"bench", "--device", "cpu", "--dtype", "fp32", "--size", "1024", "--json"},
+                                      {{"OPENBLAS_CORETYPE", "Prescott"}});
+  ASSERT_EQ(slow.exit_code, 0) << slow.err;
+  const auto cpu = slow.json()["cpu"];
+  const auto& isas = cpu["isas"];
+  if (cpu["blas"]["corename"] != "Prescott" || std::ranges::find(isas, "avx2+fma") == isas.end())
+    GTEST_SKIP() << "this BLAS is no DYNAMIC_ARCH OpenBLAS, or this CPU has nothing wider than SSE";
+  std::string notes;
+  for (const auto& n : cpu["notes"]) notes += n.get<std::string>() + "\n";
+  EXPECT_TRUE(e2e::contains(notes, "OpenBLAS runs its Prescott (sse2) kernels on this")) << notes;
+  const auto at = notes.find("run `OPENBLAS_CORETYPE=");
+  ASSERT_NE(at, std::string::npos) << notes;
+  const std::string better = notes.substr(at + 23, notes.find(' ', at + 23) - at - 23);
+  EXPECT_TRUE(e2e::contains(notes, "OPENBLAS_CORETYPE=Prescott is set in this environment")) << notes;
+  const auto fast = e2e::run_gpuscout({"bench", "--device", "cpu", "--dtype", "fp32", "--size", "1024", "--json"},
+                                      {{"OPENBLAS_CORETYPE", better}});
+  ASSERT_EQ(fast.exit_code, 0) << fast.err;
+  EXPECT_EQ(fast.json()["cpu"]["blas"]["corename"], better);
+  EXPECT_EQ(fast.json()["cpu"]["notes"].dump().find("kernels on this"), std::string::npos);
+}

@@ -11,6 +11,7 @@
 using namespace gpuscout;
 using gpuscout::test_machines::machine_with;
 using gpuscout::test_machines::with_torch;
+using gpuscout::test_support::contains;
 
 namespace {
 
