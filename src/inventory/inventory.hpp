@@ -180,7 +180,7 @@ struct Gpu {
   std::optional<int> sm_count;
   std::optional<int> clock_sm_mhz;       ///< current
   std::optional<int> max_clock_sm_mhz;
-  std::optional<int> clock_memory_mhz;
+  std::optional<int> clock_memory_mhz;  ///< the maximum memory clock (NVML's max clock info)
   std::optional<int> memory_bus_width_bits;
   std::optional<uint64_t> l2_bytes;
   std::vector<GpuProcess> processes;

@@ -7,8 +7,10 @@
 #include <optional>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/i18n.hpp"
+#include "core/text.hpp"
 #include "inventory/bus_id.hpp"
 
 namespace gpuscout::report {
@@ -106,6 +108,15 @@ const std::vector<SmiField>& smi_fields() {
         {"pcie.link.gen.current", {"pcie.link.gen.gpucurrent"}, "",
          [](const Inventory&, const Gpu& g) { return text_of(g.pcie_gen); }},
         {"pcie.link.width.current", {}, "", [](const Inventory&, const Gpu& g) { return text_of(g.pcie_width); }},
+        // What the card and this slot allow (nvmlDeviceGetMaxPcieLinkGeneration/Width), as nvidia-smi's ".max".
+        {"pcie.link.gen.max", {}, "", [](const Inventory&, const Gpu& g) { return text_of(g.pcie_gen_max); }},
+        {"pcie.link.width.max", {}, "", [](const Inventory&, const Gpu& g) { return text_of(g.pcie_width_max); }},
+        {"utilization.memory", {}, "%", [](const Inventory&, const Gpu& g) { return text_of(g.utilization_memory_pct); }},
+        {"clocks.current.sm", {"clocks.sm"}, "MHz", [](const Inventory&, const Gpu& g) { return text_of(g.clock_sm_mhz); }},
+        {"clocks.max.sm", {}, "MHz", [](const Inventory&, const Gpu& g) { return text_of(g.max_clock_sm_mhz); }},
+        // gpus[].clock_memory_mhz is NVML's maximum memory clock (nvmlDeviceGetMaxClockInfo).
+        {"clocks.max.memory", {"clocks.max.mem"}, "MHz",
+         [](const Inventory&, const Gpu& g) { return text_of(g.clock_memory_mhz); }},
     };
     auto more = health_fields();
     out.insert(out.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
@@ -198,7 +209,13 @@ Result<std::string> render_gpu_query(const Inventory& inv, const std::vector<std
   for (const auto& name : fields) {
     const SmiField* f = find_smi_field(name);
     const bool own = !f && gpu_keys().contains(name);
-    if (!f && !own) return fail(trf("Field \"{}\" is not a valid field to query.", name));
+    if (!f && !own) {
+      std::vector<std::string> known;
+      for (const auto& field : smi_fields()) known.emplace_back(field.name);
+      return fail(trf("Field \"{}\" is not a valid field to query. The nvidia-smi fields gpuscout answers: {}; and "
+                      "every key of a GPU in `gpuscout info --json`.",
+                      text::visible(name), fmt::join(known, ", ")));
+    }
     smi.push_back(f);
     const std::string main_name = f ? std::string(f->name) : name;
     header.push_back(f && !f->unit.empty() && format.units ? fmt::format("{} [{}]", main_name, f->unit) : main_name);

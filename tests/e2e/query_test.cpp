@@ -76,6 +76,22 @@ TEST(Query, EveryNvidiaSmiFieldInItsForm) {
   EXPECT_NE(run.out.find(second), std::string::npos) << run.out << "\nexpected: " << second;
 }
 
+// The fields nvidia-smi users reach for that `info` already holds: the link's maximum, memory utilisation, clocks.
+TEST(Query, ClocksAndLinkMaximaInNvidiaSmisForm) {
+  const auto run = query({"--query-gpu=index,pcie.link.gen.max,pcie.link.width.max,utilization.memory,clocks.sm,"
+                          "clocks.max.sm,clocks.max.mem"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json g = scenario_gpus()[1];
+  EXPECT_NE(run.out.find("index, pcie.link.gen.max, pcie.link.width.max, utilization.memory [%], clocks.current.sm "
+                         "[MHz], clocks.max.sm [MHz], clocks.max.memory [MHz]\n"),
+            std::string::npos)
+      << run.out;
+  const std::string second = "1, " + g["pcie_gen_max"].dump() + ", " + g["pcie_width_max"].dump() + ", " +
+                             g["util_memory"].dump() + " %, " + g["clock_sm_mhz"].dump() + " MHz, " +
+                             g["max_clock_sm_mhz"].dump() + " MHz, " + g["max_clock_mem_mhz"].dump() + " MHz\n";
+  EXPECT_NE(run.out.find(second), std::string::npos) << run.out << "\nexpected: " << second;
+}
+
 TEST(Query, TheSameLineFromASavedInventory) {
   const auto saved = e2e::run_gpuscout({"info", "--json", "--no-python"}, machine());
   ASSERT_EQ(saved.exit_code, 0) << saved.err;

@@ -56,7 +56,11 @@ TEST(GpuQuery, AliasesPrintUnderTheMainName) {
 
 TEST(GpuQuery, OwnGpuFieldsAndErrors) {
   EXPECT_EQ(gpu_query("pci_bus_id_nvidia_smi,vendor", "csv,noheader"), "00000000:01:00.0, nvidia\n00000000:4B:00.0, nvidia\n");
-  EXPECT_EQ(gpu_query("name,bogus"), "error: Field \"bogus\" is not a valid field to query.");
+  const std::string refused = gpu_query("name,bogus");
+  EXPECT_TRUE(refused.starts_with("error: Field \"bogus\" is not a valid field to query. The nvidia-smi fields "
+                                  "gpuscout answers: index, name, uuid,"))
+      << refused;
+  EXPECT_NE(refused.find("clocks.max.sm"), std::string::npos) << refused;
   EXPECT_EQ(gpu_query("processes").substr(0, 22), "error: Field \"processe");
 }
 
