@@ -225,9 +225,10 @@ void note_blas_kernels(CpuResult& cpu, const CpuInfo& info) {
                           cpu.blas.name, chosen->name, chosen_isa, isa_name(cpu.peak_fp32->isa), best_gemm,
                           100 * best_gemm / cpu.peak_fp32->all_cores_gflops, isa_name(cpu.peak_fp32->isa),
                           cpu.peak_fp32->all_cores_gflops, way_out));
-  if (const auto forced = os::getenv("OPENBLAS_CORETYPE"); forced && !forced->empty())
+  // The real environment, not a recorded machine's (os::getenv): it is what the OpenBLAS in this process read.
+  if (const char* forced = std::getenv("OPENBLAS_CORETYPE"); forced && *forced)
     cpu.notes.push_back(trf("OPENBLAS_CORETYPE={} is set in this environment: it chose those kernels",
-                            text::visible(*forced)));
+                            text::visible(forced)));
 }
 
 CpuResult run_cpu(const BenchOptions& o, const Inventory& inv, const std::function<void(std::string_view)>& progress) {

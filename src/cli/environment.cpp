@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "core/i18n.hpp"
 #include "core/text.hpp"
+#include "os/system.hpp"
 
 namespace gpuscout::cli {
 namespace {
@@ -33,38 +34,30 @@ std::optional<std::string> variable(const char* name) {
 }
 
 void check_sysroot() {
-  const auto root = variable("GPUSCOUT_SYSROOT");
-  if (!root || root->empty()) return;
+  const std::string& root = os::sysroot();  // the one reading of GPUSCOUT_SYSROOT (os/system.cpp)
+  if (root.empty()) return;
+  const std::string why = tr("it names the folder of a recorded machine: unset it to check this machine");
   struct stat st {};
-  if (::stat(root->c_str(), &st) != 0)
-    refuse("GPUSCOUT_SYSROOT", *root,
-           errno == ENOENT ? tr("no such folder (it names the folder of a recorded machine: unset it to check this "
-                                              "machine)")
-                           : std::string(std::strerror(errno)));
-  if (!S_ISDIR(st.st_mode)) refuse("GPUSCOUT_SYSROOT", *root,
-                                      tr("not a folder (it names the folder of a recorded machine: unset it to check "
-                                         "this machine)"));
-}
-
-void check_python_timeout() {
-  auto value = variable("GPUSCOUT_PYTHON_TIMEOUT");
-  if (!value) return;
-  std::string checked = *value;
-  if (const std::string problem = finite_number(kMinPythonTimeoutS, kMaxPythonTimeoutS)(checked); !problem.empty())
-    throw UsageError(fmt::format("GPUSCOUT_PYTHON_TIMEOUT: {}", problem));
+  if (::stat(root.c_str(), &st) != 0)
+    refuse("GPUSCOUT_SYSROOT", root,
+           errno == ENOENT ? trf("no such folder ({})", why) : std::string(std::strerror(errno)));
+  if (!S_ISDIR(st.st_mode)) refuse("GPUSCOUT_SYSROOT", root, trf("not a folder ({})", why));
 }
 
 }  // namespace
 
 void check_environment() {
   check_sysroot();
-  check_python_timeout();
+  (void)python_timeout_from_environment();
 }
 
 std::optional<double> python_timeout_from_environment() {
   const auto value = variable("GPUSCOUT_PYTHON_TIMEOUT");
   if (!value) return std::nullopt;
-  return text::parse_double(*value);
+  std::string checked = *value;
+  if (const std::string problem = finite_number(kMinPythonTimeoutS, kMaxPythonTimeoutS)(checked); !problem.empty())
+    throw UsageError(fmt::format("GPUSCOUT_PYTHON_TIMEOUT: {}", problem));
+  return text::parse_double(checked);
 }
 
 }  // namespace gpuscout::cli

@@ -9,7 +9,8 @@ namespace gpuscout::cli {
 /// before any command runs.
 void check_environment();
 
-/// GPUSCOUT_PYTHON_TIMEOUT in seconds (checked by check_environment), nullopt when unset.
+/// GPUSCOUT_PYTHON_TIMEOUT in seconds, nullopt when unset; a bad value throws UsageError (check_environment calls
+/// this, so a command never meets one).
 std::optional<double> python_timeout_from_environment();
 
 }  // namespace gpuscout::cli

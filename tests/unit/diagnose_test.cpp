@@ -9,6 +9,15 @@ using namespace gpuscout;
 
 using gpuscout::test_machines::machine_with;
 
+namespace {
+/// The Python probe answered: `version` at `executable`.
+void probed_python(Inventory& inv, const std::string& version, const std::string& executable) {
+  inv.python.probed = true;
+  inv.python.version = version;
+  inv.python.executable = executable;
+}
+}  // namespace
+
 TEST(ChooseTorch, NewestCudaTheDriverRuns) {
   // 13.2 GA needs 595.45.04: a 580 driver gets the 13.0 wheel, a 595 driver the 13.2 one.
   EXPECT_EQ(diagnose::choose_torch(machine_with("8.9", "580.95.05")).cuda, "13.0");
@@ -65,9 +74,7 @@ TEST(ChooseTorch, HostedNotebooksNeverNeedADriverUpdate) {
 
 TEST(ChooseTorch, TheInterpretersPythonVersionHasWheels) {
   auto inv = machine_with("8.9", "580.95.05");
-  inv.python.probed = true;
-  inv.python.version = "3.8.10";
-  inv.python.executable = "/opt/py 3.8/bin/python";
+  probed_python(inv, "3.8.10", "/opt/py 3.8/bin/python");
   const auto c = diagnose::choose_torch(inv);
   bool found = false;
   for (const auto& b : catalog::torch_builds())
@@ -94,9 +101,7 @@ TEST(ChooseTorch, AFittingInstalledBuildIsKept) {
 
 TEST(ChooseTorch, AnExternallyManagedPythonGetsAVenvFirst) {
   auto inv = machine_with("8.9", "580.95.05");
-  inv.python.probed = true;
-  inv.python.version = "3.11.2";
-  inv.python.executable = "/usr/bin/python3";
+  probed_python(inv, "3.11.2", "/usr/bin/python3");
   inv.python.externally_managed = true;  // Debian 12's /usr/bin/python3 (PEP 668)
   inv.python.in_venv = false;
   const auto c = diagnose::choose_torch(inv);
@@ -109,9 +114,7 @@ TEST(ChooseTorch, AnExternallyManagedPythonGetsAVenvFirst) {
 TEST(ChooseTorch, AnInstalledBuildIsReplacedInOneLine) {
   // torch 2.14.0+cu130 meets "torch==2.14.*": pip would keep it, so the command forces the named builds in.
   auto inv = test_machines::with_torch(machine_with("6.1", "550.163.01"), "2.14.0+cu130", "13.0", false);
-  inv.python.probed = true;
-  inv.python.version = "3.12.3";
-  inv.python.executable = "/usr/bin/python3";
+  probed_python(inv, "3.12.3", "/usr/bin/python3");
   inv.python.torch_installed = true;
   const auto c = diagnose::choose_torch(inv);
   EXPECT_EQ(c.command.rfind("/usr/bin/python3 -m pip install \"torch==", 0), 0u) << c.command;
@@ -137,9 +140,7 @@ TEST(ChooseTorch, AnInstalledBuildIsReplacedInOneLine) {
 
 TEST(ChooseTorch, EachInstallerGetsItsOwnLine) {
   auto inv = test_machines::with_torch(machine_with("6.1", "550.163.01"), "2.14.0+cu130", "13.0", false);
-  inv.python.probed = true;
-  inv.python.version = "3.12.3";
-  inv.python.executable = "/home/u/proj/.venv/bin/python";
+  probed_python(inv, "3.12.3", "/home/u/proj/.venv/bin/python");
   inv.python.torch_installed = true;
   inv.python.in_venv = true;
   inv.python.has_pip = false;
@@ -203,9 +204,7 @@ TEST(ChooseTorch, ACudaBuildOnAMachineWithoutNvidiaIsNotSwappedForTheCpuWheel) {
 
 TEST(Verdict, TorchMissingIsNotReady) {
   auto inv = machine_with("8.9", "580.95.05");
-  inv.python.probed = true;
-  inv.python.version = "3.12.3";
-  inv.python.executable = "/usr/bin/python3";
+  probed_python(inv, "3.12.3", "/usr/bin/python3");
   const auto v = diagnose::diagnose(inv);
   EXPECT_EQ(v.status, "needs-action");
   EXPECT_EQ(v.device, "cuda:0");  // the GPU is fine: install torch and use it
