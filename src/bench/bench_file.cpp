@@ -250,6 +250,14 @@ CpuResult read_cpu(const Obj& o) {
     c.blas.corename = blas->str("corename");
     c.blas.has_bf16 = blas->flag("bf16");
   }
+  if (const auto rerun = o.obj("kernel_rerun")) {
+    KernelRerun k;
+    k.coretype = rerun->str("coretype");
+    k.corename = rerun->str("corename");
+    k.error = rerun->str("error");
+    rerun->each("gemm", [&](const json& e, const std::string& path) { k.gemm.push_back(read_cpu_gemm(Obj(e, path))); });
+    c.kernel_rerun = std::move(k);
+  }
   if (const auto peak = o.obj("peak")) {
     c.peak_fp32 = read_peak(*peak, "fp32", Precision::fp32);
     c.peak_fp64 = read_peak(*peak, "fp64", Precision::fp64);
@@ -401,6 +409,7 @@ Speedup read_speedup(const std::optional<Obj>& o) {
   s.estimate_gpu_fp32_ms = o->opt_num("estimate_gpu_fp32_ms");
   s.estimate_fp32_speedup = o->opt_num("estimate_fp32_speedup");
   s.basis = o->str("basis");
+  s.cpu_coretype = o->str("cpu_openblas_coretype");
   return s;
 }
 

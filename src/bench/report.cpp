@@ -117,6 +117,14 @@ OJ cpu_json(const CpuResult& c) {
   cj["isas"] = isas;
   cj["blas"] = {{"name", c.blas.name}, {"config", c.blas.config}, {"corename", c.blas.corename},
                 {"bf16", c.blas.has_bf16}, {"threads", c.threads}};
+  if (c.kernel_rerun) {
+    OJ rerun_gemm = OJ::array();
+    for (const auto& g : c.kernel_rerun->gemm) rerun_gemm.push_back(cpu_gemm_json(g));
+    cj["kernel_rerun"] = {{"coretype", c.kernel_rerun->coretype}, {"corename", c.kernel_rerun->corename},
+                          {"gemm", rerun_gemm}, {"error", c.kernel_rerun->error}};
+  } else {
+    cj["kernel_rerun"] = nullptr;
+  }
   cj["peak_gflops"] = {{"fp32", c.peak_fp32 ? OJ(c.peak_fp32->all_cores_gflops) : OJ(nullptr)},
                        {"fp64", c.peak_fp64 ? OJ(c.peak_fp64->all_cores_gflops) : OJ(nullptr)}};
   OJ peak;
@@ -219,7 +227,8 @@ OJ speedup_json(const Speedup& s) {
           {"estimate_gpu", opt(s.estimate_gpu)},
           {"estimate_gpu_fp32_ms", opt(s.estimate_gpu_fp32_ms)},
           {"estimate_fp32_speedup", opt(s.estimate_fp32_speedup)},
-          {"basis", s.basis}};
+          {"basis", s.basis},
+          {"cpu_openblas_coretype", s.cpu_coretype}};
 }
 
 using Lines = std::string;
@@ -247,6 +256,14 @@ void cpu_text(const CpuResult& c, Lines& o) {
                         g.efficiency ? fmt::format("{:.0f}%", *g.efficiency * 100) : "-", g.run.ok ? tr("ok") : tr("WRONG"),
                         g.run.rel_error));
   }
+  if (c.kernel_rerun)
+    for (const auto& g : c.kernel_rerun->gemm)
+      line(o, fmt::format("  {:<5} {:>6}  {:>9.1f}  {:>9.2f} ms  {:>5.1f}%  {:>8.2f} ms  {:>7}  {} ({:.1e})  {}",
+                          dtype_name(g.run.dtype), g.run.n, g.run.gflops, g.run.m.stats.median_s * 1e3,
+                          g.run.m.stats.spread_pct, g.run.m.first_call_s * 1e3,
+                          g.efficiency ? fmt::format("{:.0f}%", *g.efficiency * 100) : "-",
+                          g.run.ok ? tr("ok") : tr("WRONG"), g.run.rel_error,
+                          "OPENBLAS_CORETYPE=" + c.kernel_rerun->coretype));
   if (c.memory)
     line(o, trf("  memory: copy {:.1f} GB/s, triad {:.1f} GB/s ({} arrays, {} threads)", c.memory->copy_gbs,
                         c.memory->triad_gbs, units::format_bytes(c.memory->array_bytes), c.memory->threads));

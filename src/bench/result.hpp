@@ -23,10 +23,21 @@ struct CpuGemmRecord {
   std::optional<double> efficiency;  ///< gflops / measured all-core FMA peak of the same precision
 };
 
+/// The fp32 GEMMs run again in a fresh process with OPENBLAS_CORETYPE set to the best kernel set this OpenBLAS has
+/// for the CPU, when OpenBLAS chose a lower one itself (an older release that does not know a newer CPU). The
+/// speed-up uses the faster of the two runs.
+struct KernelRerun {
+  std::string coretype;              ///< the OPENBLAS_CORETYPE given ("Cooperlake")
+  std::string corename;              ///< the kernel set OpenBLAS then said it used ("" when the run failed)
+  std::vector<CpuGemmRecord> gemm;   ///< fp32, the sizes of the first run
+  std::string error;                 ///< why there are no figures, for the user ("" when there are)
+};
+
 struct CpuResult {
   CpuFacts facts;
   int threads = 1;                   ///< threads for BLAS, the peak and the memory test (one per core)
   BlasInfo blas;
+  std::optional<KernelRerun> kernel_rerun;
   std::optional<PeakResult> peak_fp32;
   std::optional<PeakResult> peak_fp64;
   std::vector<CpuGemmRecord> gemm;
@@ -143,6 +154,9 @@ struct Speedup {
   std::optional<double> estimate_gpu_fp32_ms;
   std::optional<double> estimate_fp32_speedup;
   std::string basis;                      ///< "measured at n=5000" or "from the rates at n=..."
+  /// The OPENBLAS_CORETYPE of the CPU figure used when the rerun with the CPU's best kernels was faster (CpuResult::
+  /// kernel_rerun), else "": OpenBLAS's own choice.
+  std::string cpu_coretype;
 };
 
 struct BenchResult {

@@ -29,11 +29,16 @@ json gpu_fake() { return json::parse(read_file(kFakes + "rtx4090-fake-plugin.jso
 
 TEST(BenchFile, SavedFilesComeBackExactlyAsWritten) {
   // The on-disk format is unchanged: reading a saved file and writing it again gives the same document.
-  for (const char* name : {"cpu-only-zen5-vm.json", "rtx4090-fake-plugin.json"}) {
+  for (const char* name : {"cpu-only-zen5-vm.json", "rtx4090-fake-plugin.json", "cpu-prescott-rerun.json"}) {
     const auto r = load_bench_file(kFakes + name);
     ASSERT_TRUE(r.has_value()) << name << ": " << r.error().message;
     EXPECT_EQ(to_json(*r), nlohmann::ordered_json::parse(read_file(kFakes + name))) << name;
   }
+  const auto rerun = load_bench_file(kFakes + "cpu-prescott-rerun.json").value();
+  ASSERT_TRUE(rerun.cpu && rerun.cpu->kernel_rerun);
+  EXPECT_EQ(rerun.cpu->blas.corename, "Prescott");
+  EXPECT_FALSE(rerun.cpu->kernel_rerun->gemm.empty());
+  EXPECT_EQ(rerun.speedup.cpu_coretype, rerun.cpu->kernel_rerun->coretype);
   const auto gpu = load_bench_file(kFakes + "rtx4090-fake-plugin.json").value();
   ASSERT_EQ(gpu.gpus.size(), 1u);
   EXPECT_FALSE(gpu.gpus[0].gemm.empty());
