@@ -14,6 +14,9 @@ namespace {
 // or settings, not in noise: repeated runs of one GEMM differ by a few percent, and different BLAS libraries that
 // are both tuned for a CPU stay within about 20% of each other.
 constexpr double kSlowShare = 0.5;
+// Above this share of gpuscout's own CPU GEMM, PyTorch's CPU BLAS is more than noise and tuning apart: its figure is
+// the one the CPU-vs-GPU comparison should use, and that is said.
+constexpr double kCpuFaster = 1.2;
 // TF32 is worth naming when it gives at least this much over full fp32 (on Ampere and newer it gives 2x to 8x).
 constexpr double kTf32Gain = 1.5;
 
@@ -22,10 +25,16 @@ struct Native {
   std::optional<double> peak;    ///< the precision's peak
 };
 
+// gpuscout's best at that size: OpenBLAS's own kernels, or the rerun on the CPU's best ones (bench/run.cpp).
 Native cpu_native(const CpuResult& cpu, const TorchCase& c) {
   Native out;
-  for (const auto& g : cpu.gemm)
-    if (g.run.dtype == c.dtype && g.run.n == c.n && g.run.ok) out.gflops = g.run.gflops;
+  auto consider = [&](const std::vector<CpuGemmRecord>& runs) {
+    for (const auto& g : runs)
+      if (g.run.dtype == c.dtype && g.run.n == c.n && g.run.ok && g.run.gflops > out.gflops.value_or(0))
+        out.gflops = g.run.gflops;
+  };
+  consider(cpu.gemm);
+  if (cpu.kernel_rerun) consider(cpu.kernel_rerun->gemm);
   const auto& peak = c.dtype == Dtype::fp64 ? cpu.peak_fp64 : cpu.peak_fp32;
   if (peak && peak->all_cores_gflops > 0 && (c.dtype == Dtype::fp32 || c.dtype == Dtype::fp64))
     out.peak = peak->all_cores_gflops;
@@ -75,6 +84,26 @@ Finding cpu_slow(const TorchBench& t, const TorchCase& c, const std::string& bla
               "gpuscout gets from {} on this machine.",
               c.n, c.gflops, 100 * *c.of_native, *c.native_gflops, blas_name),
           fix};
+}
+
+// PyTorch's CPU BLAS (MKL or oneDNN on x86 wheels) well ahead of gpuscout's OpenBLAS: gpuscout's CPU figures and the
+// GPU's speed-up over them are then not what this CPU does for the user's own code, and that is said, with the
+// speed-up against PyTorch's figure where the GPU was measured at the same size.
+Finding cpu_faster(const TorchCase& c, const BenchResult& result) {
+  std::string speedup;
+  for (const auto& gpu : result.gpus) {
+    if (gpu.index != 0) continue;
+    for (const auto& g : gpu.gemm)
+      if (g.dtype == Dtype::fp32 && g.n == c.n && g.ok && g.status == 0 && g.tflops > 0)
+        speedup = " " + trf("Against PyTorch's CPU figure the GPU's fp32 speed-up at n={} is {:.0f} x, not {:.0f} x.",
+                            c.n, g.tflops * 1000 / c.gflops, g.tflops * 1000 / *c.native_gflops);
+  }
+  return {"torch-matmul-cpu-faster", "info",
+          trf("PyTorch's fp32 matrix product (n={}) on the CPU reaches {:.0f} GFLOP/s, {:.1f} x the {:.0f} GFLOP/s "
+              "gpuscout gets from {}: gpuscout's CPU figures understate what this CPU does for PyTorch code.",
+              c.n, c.gflops, *c.of_native, *c.native_gflops, result.cpu->blas.name) + speedup,
+          tr("Nothing to change for your own PyTorch code: it already uses the faster library. When you compare "
+             "the CPU with the GPU, use PyTorch's CPU figure.")};
 }
 
 Finding gpu_slow(const TorchBench& t, const TorchCase& c) {
@@ -139,6 +168,8 @@ void compare_with_native(TorchBench& torch, const BenchResult& result) {
     c.of_native = c.ok && native.gflops ? std::optional(c.gflops / *native.gflops) : std::nullopt;
     c.of_peak = c.ok && native.peak ? std::optional(c.gflops / *native.peak) : std::nullopt;
     if (c.error.empty() && c.skipped.empty() && c.rel_error && !c.ok) torch.findings.push_back(wrong_result(c));
+    if (c.device == "cpu" && c.dtype == Dtype::fp32 && c.of_native && *c.of_native > kCpuFaster)
+      torch.findings.push_back(cpu_faster(c, result));
     if (!c.of_native || *c.of_native >= kSlowShare) continue;
     torch.findings.push_back(c.device == "cpu" ? cpu_slow(torch, c, result.cpu->blas.name) : gpu_slow(torch, c));
   }
