@@ -181,6 +181,10 @@ struct Gpu {
   std::optional<int> clock_sm_mhz;       ///< current
   std::optional<int> max_clock_sm_mhz;
   std::optional<int> clock_memory_mhz;  ///< the maximum memory clock (NVML's max clock info)
+  std::optional<int> max_clock_graphics_mhz;
+  std::optional<std::string> vbios_version;  ///< NVIDIA: "96.00.AF.00.01" (nvmlDeviceGetVbiosVersion)
+  std::optional<bool> persistence_mode;      ///< NVIDIA, Linux: the driver stays loaded with no client
+  std::optional<bool> mig_mode;              ///< NVIDIA: MIG on (current mode); absent where the GPU has no MIG
   std::optional<int> memory_bus_width_bits;
   std::optional<uint64_t> l2_bytes;
   std::vector<GpuProcess> processes;

@@ -47,7 +47,8 @@ GPUSCOUT_INVENTORY_JSON(Gpu, index, vendor, name, pci_bus_id, pci_vendor_id, pci
                         memory_total_bytes, memory_used_bytes, memory_free_bytes, memory_reserved_bytes,
                         compute_capability, architecture, catalog_name, temperature_c, power_draw_mw, power_limit_mw,
                         utilization_gpu_pct, utilization_memory_pct, pcie_gen, pcie_width, pcie_gen_max,
-                        pcie_width_max, sm_count, clock_sm_mhz, max_clock_sm_mhz, clock_memory_mhz,
+                        pcie_width_max, sm_count, clock_sm_mhz, max_clock_sm_mhz, clock_memory_mhz, max_clock_graphics_mhz,
+                        vbios_version, persistence_mode, mig_mode,
                         memory_bus_width_bits, l2_bytes, processes, gfx_target, luid, driver_model, memory_health,
                         sources, errors)
 GPUSCOUT_INVENTORY_JSON(NvidiaInfo, library_found, library_path, driver_version, windows_driver_version, cuda_driver_version,

@@ -39,6 +39,42 @@ std::string luid_text(uint32_t high_part, uint32_t low_part) {
   return fmt::format("0x{:08x}:0x{:08x}", high_part, low_part);
 }
 
+// What NVML knows of a GPU that PCI found: NVML's facts win (the driver's view of the card).
+void adopt_nvml_facts(Gpu* g, const Gpu& n) {
+  if (!n.name.empty()) g->name = n.name;  // NVML's name is the product name the driver knows
+  g->nvml_index = n.nvml_index;
+  g->uuid = n.uuid;
+  fill(g->pci_vendor_id, n.pci_vendor_id);
+  fill(g->pci_device_id, n.pci_device_id);
+  g->memory_total_bytes = n.memory_total_bytes;
+  g->memory_used_bytes = n.memory_used_bytes;
+  g->memory_free_bytes = n.memory_free_bytes;
+  g->memory_reserved_bytes = n.memory_reserved_bytes;
+  g->compute_capability = n.compute_capability;
+  g->temperature_c = n.temperature_c;
+  g->power_draw_mw = n.power_draw_mw;
+  g->power_limit_mw = n.power_limit_mw;
+  g->utilization_gpu_pct = n.utilization_gpu_pct;
+  g->utilization_memory_pct = n.utilization_memory_pct;
+  // NVML's link figures account for the slot and the card; sysfs is a fallback.
+  if (n.pcie_gen) g->pcie_gen = n.pcie_gen;
+  if (n.pcie_width) g->pcie_width = n.pcie_width;
+  if (n.pcie_gen_max) g->pcie_gen_max = n.pcie_gen_max;
+  if (n.pcie_width_max) g->pcie_width_max = n.pcie_width_max;
+  g->clock_sm_mhz = n.clock_sm_mhz;
+  g->max_clock_sm_mhz = n.max_clock_sm_mhz;
+  g->clock_memory_mhz = n.clock_memory_mhz;
+  g->max_clock_graphics_mhz = n.max_clock_graphics_mhz;
+  g->vbios_version = n.vbios_version;
+  g->persistence_mode = n.persistence_mode;
+  g->mig_mode = n.mig_mode;
+  g->memory_bus_width_bits = n.memory_bus_width_bits;
+  g->processes = n.processes;
+  g->memory_health = n.memory_health;
+  g->errors.insert(g->errors.end(), n.errors.begin(), n.errors.end());
+  g->sources.push_back("nvml");
+}
+
 void join_gpus(Inventory& inv, const NvmlReport& nvml) {
   adopt_bus_ids_by_luid(inv.gpus, inv.cuda.devices);
   for (const auto& n : nvml.gpus) {
@@ -48,34 +84,7 @@ void join_gpus(Inventory& inv, const NvmlReport& nvml) {
       inv.gpus.push_back(n);
       continue;
     }
-    if (!n.name.empty()) g->name = n.name;  // NVML's name is the product name the driver knows
-    g->nvml_index = n.nvml_index;
-    g->uuid = n.uuid;
-    fill(g->pci_vendor_id, n.pci_vendor_id);
-    fill(g->pci_device_id, n.pci_device_id);
-    g->memory_total_bytes = n.memory_total_bytes;
-    g->memory_used_bytes = n.memory_used_bytes;
-    g->memory_free_bytes = n.memory_free_bytes;
-    g->memory_reserved_bytes = n.memory_reserved_bytes;
-    g->compute_capability = n.compute_capability;
-    g->temperature_c = n.temperature_c;
-    g->power_draw_mw = n.power_draw_mw;
-    g->power_limit_mw = n.power_limit_mw;
-    g->utilization_gpu_pct = n.utilization_gpu_pct;
-    g->utilization_memory_pct = n.utilization_memory_pct;
-    // NVML's link figures account for the slot and the card; sysfs is a fallback.
-    if (n.pcie_gen) g->pcie_gen = n.pcie_gen;
-    if (n.pcie_width) g->pcie_width = n.pcie_width;
-    if (n.pcie_gen_max) g->pcie_gen_max = n.pcie_gen_max;
-    if (n.pcie_width_max) g->pcie_width_max = n.pcie_width_max;
-    g->clock_sm_mhz = n.clock_sm_mhz;
-    g->max_clock_sm_mhz = n.max_clock_sm_mhz;
-    g->clock_memory_mhz = n.clock_memory_mhz;
-    g->memory_bus_width_bits = n.memory_bus_width_bits;
-    g->processes = n.processes;
-    g->memory_health = n.memory_health;
-    g->errors.insert(g->errors.end(), n.errors.begin(), n.errors.end());
-    g->sources.push_back("nvml");
+    adopt_nvml_facts(g, n);
   }
   for (const auto& d : inv.cuda.devices) {
     Gpu* g = find_by_bus(inv.gpus, d.pci_bus_id);

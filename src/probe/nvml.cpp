@@ -65,6 +65,8 @@ void read_identity(const DeviceCalls& call, Gpu& gpu) {
   char text[256] = {0};
   gpu.name = call(call.fn.device_name, text, 96u) ? vendor::text_from(text, sizeof text) : "NVIDIA GPU";
   if (call(call.fn.device_uuid, text, 96u)) gpu.uuid = vendor::text_from(text, sizeof text);
+  if (call.optional(call.fn.device_vbios_version, text, nvml::VBIOS_VERSION_BUFFER_SIZE))
+    gpu.vbios_version = vendor::text_from(text, nvml::VBIOS_VERSION_BUFFER_SIZE);
   nvml::PciInfoV3 pci{};
   if (call.fn.device_pci_info) {
     if (call(call.fn.device_pci_info, &pci)) gpu.pci_bus_id = normalize_bus_id(vendor::text_from(pci.busId, sizeof pci.busId));
@@ -187,7 +189,13 @@ void read_state(const DeviceCalls& call, Gpu& gpu) {
   if (call(fn.device_clock_info, nvml::CLOCK_SM, &v)) gpu.clock_sm_mhz = static_cast<int>(v);
   if (call(fn.device_max_clock_info, nvml::CLOCK_SM, &v)) gpu.max_clock_sm_mhz = static_cast<int>(v);
   if (call(fn.device_max_clock_info, nvml::CLOCK_MEM, &v)) gpu.clock_memory_mhz = static_cast<int>(v);
+  if (call(fn.device_max_clock_info, nvml::CLOCK_GRAPHICS, &v)) gpu.max_clock_graphics_mhz = static_cast<int>(v);
   if (call(fn.device_memory_bus_width, &v)) gpu.memory_bus_width_bits = static_cast<int>(v);
+  // Windows has no persistence mode and most GPUs no MIG: NOT_SUPPORTED there is silence.
+  nvml::EnableState persistence = nvml::FEATURE_DISABLED;
+  if (call.optional(fn.device_persistence_mode, &persistence)) gpu.persistence_mode = persistence == nvml::FEATURE_ENABLED;
+  unsigned mig = 0, mig_pending = 0;
+  if (call.optional(fn.device_mig_mode, &mig, &mig_pending)) gpu.mig_mode = mig == nvml::MIG_ENABLE;
 }
 
 // NVML's two-call protocol: a list longer than the room answers INSUFFICIENT_SIZE with the real count; then one

@@ -117,6 +117,14 @@ const std::vector<SmiField>& smi_fields() {
         // gpus[].clock_memory_mhz is NVML's maximum memory clock (nvmlDeviceGetMaxClockInfo).
         {"clocks.max.memory", {"clocks.max.mem"}, "MHz",
          [](const Inventory&, const Gpu& g) { return text_of(g.clock_memory_mhz); }},
+        {"clocks.max.graphics", {"clocks.max.gr"}, "MHz",
+         [](const Inventory&, const Gpu& g) { return text_of(g.max_clock_graphics_mhz); }},
+        {"vbios_version", {}, "", [](const Inventory&, const Gpu& g) { return g.vbios_version; }},
+        {"persistence_mode", {}, "",
+         [](const Inventory&, const Gpu& g) { return flag(g.persistence_mode, "Enabled", "Disabled"); }},
+        // A GPU without MIG answers NOT_SUPPORTED, which nvidia-smi prints as "[N/A]".
+        {"mig.mode.current", {}, "",
+         [](const Inventory&, const Gpu& g) { return flag(g.mig_mode, "Enabled", "Disabled"); }},
     };
     auto more = health_fields();
     out.insert(out.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));

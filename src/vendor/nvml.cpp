@@ -27,6 +27,9 @@ Functions resolve(const SymbolLookup& l) {
   f.device_by_pci_bus_id.resolve(l, {"nvmlDeviceGetHandleByPciBusId_v2", "nvmlDeviceGetHandleByPciBusId"});
   f.device_name.resolve(l, {"nvmlDeviceGetName"});
   f.device_uuid.resolve(l, {"nvmlDeviceGetUUID"});
+  f.device_vbios_version.resolve(l, {"nvmlDeviceGetVbiosVersion"});
+  f.device_persistence_mode.resolve(l, {"nvmlDeviceGetPersistenceMode"});
+  f.device_mig_mode.resolve(l, {"nvmlDeviceGetMigMode"});
   f.device_pci_info.resolve(l, {"nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v2"});
   f.device_pci_info_v1.resolve(l, {"nvmlDeviceGetPciInfo"});
   f.device_memory_info_v2.resolve(l, {"nvmlDeviceGetMemoryInfo_v2"});

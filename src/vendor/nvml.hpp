@@ -22,7 +22,7 @@ struct Functions {
   EntryPoint<Return(unsigned*)> device_count;
   EntryPoint<Return(unsigned, Device*)> device_by_index;
   EntryPoint<Return(const char*, Device*)> device_by_pci_bus_id;
-  EntryPoint<Return(Device, char*, unsigned)> device_name, device_uuid;
+  EntryPoint<Return(Device, char*, unsigned)> device_name, device_uuid, device_vbios_version;
   EntryPoint<Return(Device, PciInfoV3*)> device_pci_info;      ///< _v3 (or _v2, same layout)
   EntryPoint<Return(Device, PciInfoV1*)> device_pci_info_v1;   ///< drivers without _v2/_v3
   EntryPoint<Return(Device, MemoryV2*)> device_memory_info_v2;
@@ -40,7 +40,9 @@ struct Functions {
   EntryPoint<Return(Device, unsigned, unsigned, unsigned long long*)> device_total_ecc_errors;
   /// cause (PAGE_RETIREMENT_CAUSE_*), in: room, out: count, addresses (may be null with room 0)
   EntryPoint<Return(Device, unsigned, unsigned*, unsigned long long*)> device_retired_pages;
-  EntryPoint<Return(Device, EnableState*)> device_retired_pages_pending;
+  EntryPoint<Return(Device, EnableState*)> device_retired_pages_pending, device_persistence_mode;
+  /// current, pending: MIG_ENABLE (1) or MIG_DISABLE (0); NOT_SUPPORTED on GPUs without MIG
+  EntryPoint<Return(Device, unsigned*, unsigned*)> device_mig_mode;
   /// correctable rows, uncorrectable rows, remapping pending (0/1), remapping failed (0/1)
   EntryPoint<Return(Device, unsigned*, unsigned*, unsigned*, unsigned*)> device_remapped_rows;
   EntryPoint<Return(Device, unsigned*)> device_power_usage, device_enforced_power_limit, device_memory_bus_width,

@@ -28,6 +28,8 @@ enum DriverModel : int { DRIVER_WDDM = 0, DRIVER_WDM = 1, DRIVER_MCDM = 2 };
 
 constexpr unsigned TEMPERATURE_GPU = 0;                                              ///< nvmlTemperatureSensors_t
 constexpr unsigned CLOCK_GRAPHICS = 0, CLOCK_SM = 1, CLOCK_MEM = 2, CLOCK_VIDEO = 3;  ///< nvmlClockType_t
+constexpr unsigned MIG_DISABLE = 0, MIG_ENABLE = 1;  ///< NVML_DEVICE_MIG_DISABLE / _ENABLE
+constexpr unsigned VBIOS_VERSION_BUFFER_SIZE = 32;   ///< NVML_DEVICE_VBIOS_VERSION_BUFFER_SIZE
 constexpr unsigned long long VALUE_NOT_AVAILABLE = ~0ULL;
 
 struct Memory {

@@ -92,6 +92,29 @@ TEST(Query, ClocksAndLinkMaximaInNvidiaSmisForm) {
   EXPECT_NE(run.out.find(second), std::string::npos) << run.out << "\nexpected: " << second;
 }
 
+// The fixed fields of the recorded H200 (nvidia-smi 580.159.04 on 2026-12-04: ../shared/measurements/
+// h200-2026-12-04/run1.log), byte for byte; the h200 scenario holds that card's facts.
+TEST(Query, TheRecordedH200sFixedFieldsAsNvidiaSmiPrintedThem) {
+  const auto run = query({"--query-gpu=name,memory.total,compute_cap,clocks.max.sm,clocks.max.memory,power.limit,"
+                          "pcie.link.gen.max,pcie.link.width.max,vbios_version,persistence_mode,mig.mode.current,"
+                          "ecc.mode.current,clocks.max.graphics",
+                          "--format=csv,noheader"},
+                         e2e::merge({e2e::fake_driver_env("h200"), e2e::sysroot_env("no-gpu-vm")}));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out, "NVIDIA H200, 143771 MiB, 9.0, 1980 MHz, 3201 MHz, 700.00 W, 5, 16, 96.00.A5.00.1A, Enabled, "
+                     "Disabled, Enabled, 1980 MHz\n");
+}
+
+// A GeForce has no MIG (NVML: NOT_SUPPORTED) and no vBIOS in this scenario: nvidia-smi's "[N/A]".
+TEST(Query, WhatAGpuDoesNotHaveIsNotAvailable) {
+  const auto run = query({"--query-gpu=index,persistence_mode,mig.mode.current,vbios_version,clocks.max.gr",
+                          "--format=csv,noheader,nounits"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json g = scenario_gpus()[1];
+  EXPECT_NE(run.out.find("1, Disabled, [N/A], [N/A], " + g["max_clock_sm_mhz"].dump() + "\n"), std::string::npos)
+      << run.out;
+}
+
 TEST(Query, TheSameLineFromASavedInventory) {
   const auto saved = e2e::run_gpuscout({"info", "--json", "--no-python"}, machine());
   ASSERT_EQ(saved.exit_code, 0) << saved.err;

@@ -308,6 +308,33 @@ FAKE_API nvml::Return nvmlDeviceGetUUID(nvml::Device device, char* uuid, unsigne
     return device_call(__func__, device, [&](const Gpu& gpu) { return put_string(gpu.uuid, uuid, length); });
 }
 
+// nullopt in the scenario: NOT_SUPPORTED, as for a GPU or system without the fact (MIG before Ampere, persistence
+// mode on Windows).
+FAKE_API nvml::Return nvmlDeviceGetVbiosVersion(nvml::Device device, char* version, unsigned int length) {
+    return device_call(__func__, device, [&](const Gpu& gpu) {
+        if (!gpu.vbios_version) return nvml::ERROR_NOT_SUPPORTED;
+        return put_string(*gpu.vbios_version, version, length);
+    });
+}
+
+FAKE_API nvml::Return nvmlDeviceGetPersistenceMode(nvml::Device device, nvml::EnableState* mode) {
+    return device_call(__func__, device, [&](const Gpu& gpu) {
+        if (mode == nullptr) return nvml::ERROR_INVALID_ARGUMENT;
+        if (!gpu.persistence_mode) return nvml::ERROR_NOT_SUPPORTED;
+        *mode = *gpu.persistence_mode ? nvml::FEATURE_ENABLED : nvml::FEATURE_DISABLED;
+        return nvml::SUCCESS;
+    });
+}
+
+FAKE_API nvml::Return nvmlDeviceGetMigMode(nvml::Device device, unsigned int* current, unsigned int* pending) {
+    return device_call(__func__, device, [&](const Gpu& gpu) {
+        if (current == nullptr || pending == nullptr) return nvml::ERROR_INVALID_ARGUMENT;
+        if (!gpu.mig_mode) return nvml::ERROR_NOT_SUPPORTED;
+        *current = *pending = *gpu.mig_mode ? nvml::MIG_ENABLE : nvml::MIG_DISABLE;
+        return nvml::SUCCESS;
+    });
+}
+
 #ifndef FAKE_OLD_DRIVER
 FAKE_API nvml::Return nvmlDeviceGetPciInfo_v3(nvml::Device device, nvml::PciInfoV3* pci) {
     return device_call(__func__, device, [&](const Gpu& gpu) {

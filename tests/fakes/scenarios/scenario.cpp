@@ -170,6 +170,9 @@ Gpu read_gpu(const json& g) {
     read(g, "max_threads_per_sm", gpu.max_threads_per_sm);
     read(g, "integrated", gpu.integrated);
     read(g, "ecc_enabled", gpu.ecc_enabled);
+    read(g, "vbios_version", gpu.vbios_version);
+    read(g, "persistence_mode", gpu.persistence_mode);
+    read(g, "mig_mode", gpu.mig_mode);
     read_memory_health(g, gpu.memory_health);
     read(g, "cuda_speed_rank", gpu.cuda_speed_rank);
     gpu.driver_model = read_driver_model(g, "driver_model");

@@ -61,6 +61,8 @@ struct Gpu {
     int max_threads_per_sm = 0;  ///< 0 -> derived from the compute capability
     bool integrated = false;
     bool ecc_enabled = false;
+    std::optional<std::string> vbios_version;  ///< nullopt -> NOT_SUPPORTED
+    std::optional<bool> persistence_mode, mig_mode;  ///< nullopt -> NOT_SUPPORTED (Windows; a GPU without MIG)
     MemoryHealth memory_health;
     std::optional<int> cuda_speed_rank;
     // Windows: nvmlDeviceGetDriverModel's current and pending values (nvmlDriverModel_t: 0 WDDM, 1 WDM/TCC,
