@@ -64,11 +64,46 @@ def unsupported(device, name):
     if name in ("tf32", "bf16") and major < 8 and not getattr(torch.version, "hip", None):
         return "needs-sm80"
     return None
-def timed(device, a, b):
-    if device == "cpu":
-        t = time.perf_counter()
+# The GPU side is timed as gpuscout's plugin times its own GEMMs (docs/bench.md, "One timing method"): each sample
+# is CALLS back-to-back products between one CUDA event pair, sized from the last warm-up so that a sample lasts
+# about 10 ms (at most 128 calls), after an L2 flush (a memset of max(2 x L2, 32 MiB)), queued behind a short GPU
+# spin where this PyTorch has one (the plugin's latch), and the sample is the mean time per call.
+SAMPLE_TARGET_S, MAX_CALLS = 0.01, 128
+def calls_per_sample(call_s):
+    if not call_s > 0:
+        return 1
+    want = SAMPLE_TARGET_S / call_s
+    return MAX_CALLS if want >= MAX_CALLS else max(1, int(want + 0.999999))
+def l2_flush(device):
+    try:
+        l2 = int(getattr(torch.cuda.get_device_properties(device), "L2_cache_size", 0))
+    except Exception:
+        l2 = 0
+    try:
+        buf = torch.empty(max(2 * l2, 32 << 20), dtype=torch.uint8, device=device)
+    except Exception:
+        return lambda sample: None
+    return lambda sample: buf.fill_(sample & 0xff)
+def latch():
+    spin = getattr(torch.cuda, "_sleep", None)
+    if spin is None or getattr(torch.version, "hip", None):
+        return lambda: None
+    return lambda: spin(2000000)
+def timed_gpu(a, b, calls, flush, hold, sample):
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    flush(sample)
+    hold()
+    start.record()
+    for _ in range(calls):
         c = a @ b
-        return c, time.perf_counter() - t
+    end.record()
+    end.synchronize()
+    return c, start.elapsed_time(end) / 1000.0 / calls
+def timed_cpu(a, b):
+    t = time.perf_counter()
+    c = a @ b
+    return c, time.perf_counter() - t
+def last_warmup_s(a, b):
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     start.record()
     c = a @ b
@@ -80,26 +115,32 @@ def measure(device, name, n):
     set_tf32(name == "tf32")
     a = torch.randn(n, n, device=device).to(dtypes[name])
     b = torch.randn(n, n, device=device).to(dtypes[name])
-    sync = (lambda: torch.cuda.synchronize(device)) if device != "cpu" else (lambda: None)
+    gpu = device != "cpu"
+    sync = (lambda: torch.cuda.synchronize(device)) if gpu else (lambda: None)
     sync()
     t = time.perf_counter()
     c = a @ b
     sync()
     first = time.perf_counter() - t
-    for _ in range(int(method["warmup"]) - 1):
+    warmups = max(2, int(method["warmup"])) if gpu else int(method["warmup"])
+    for _ in range(warmups - 2 if gpu else warmups - 1):
         c = a @ b
+    calls, flush, hold = 1, None, None
+    if gpu:
+        c, call_s = last_warmup_s(a, b)
+        calls, flush, hold = calls_per_sample(call_s), l2_flush(device), latch()
     sync()
     samples, total = [], 0.0
     while len(samples) < int(method["max_repeats"]) and time.perf_counter() < deadline and (
             len(samples) < int(method["min_repeats"]) or total < float(method["budget_s"])):
-        c, s = timed(device, a, b)
+        c, s = timed_gpu(a, b, calls, flush, hold, len(samples)) if gpu else timed_cpu(a, b)
         samples.append(s)
-        total += s
+        total += s * calls
     try:
         err = rel_error(a, b, c)
     except Exception:
         err = None
-    return {"first_s": first, "warmups": int(method["warmup"]), "samples_s": samples, "rel_error": err}
+    return {"first_s": first, "warmups": warmups, "samples_s": samples, "rel_error": err, "calls_per_sample": calls}
 def run(device, name, n):
     case = {"device": device, "dtype": name, "n": n}
     if time.perf_counter() >= deadline:
