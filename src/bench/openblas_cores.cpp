@@ -9,38 +9,27 @@
 namespace gpuscout::bench {
 namespace {
 
-struct Loaded {
-  std::vector<OpenblasCore> rows;
-  std::string error;
-};
+using Loaded = core::LoadedRows<OpenblasCore>;
+
+OpenblasCore read_core(csv::CellReader& c) {
+  OpenblasCore row;
+  row.name = c.text("corename", csv::Need::required);
+  const std::string isa = c.one_of("isa", {"sse2", "avx", "avx2_fma", "avx512f"});
+  row.isa = isa == "avx512f" ? Isa::avx512f : isa == "avx2_fma" ? Isa::avx2_fma : Isa::sse2;
+  row.avx = isa == "avx";
+  row.vendor = c.text("vendor", csv::Need::required);
+  const std::string flags = c.text("requires");  // kept: split() returns views into it
+  for (auto flag : text::split(flags, ' '))
+    if (!flag.empty()) row.requires_flags.emplace_back(flag);
+  c.text("source", csv::Need::required);
+  c.date("date");
+  return row;
+}
 
 const Loaded& loaded() {
-  static const Loaded l = [] {
-    Loaded out;
-    auto table = core::load_table("openblas_cores.csv");
-    if (!table) return Loaded{{}, table.error().message};
-    if (auto ok = table->require_columns({"corename", "isa", "vendor", "requires", "source", "date"}); !ok)
-      return Loaded{{}, ok.error().message};
-    for (const auto& r : table->rows()) {
-      csv::CellReader c(*table, r);
-      OpenblasCore row;
-      row.name = c.text("corename", csv::Need::required);
-      const std::string isa = c.text("isa", csv::Need::required);
-      row.isa = isa == "avx512f" ? Isa::avx512f : isa == "avx2_fma" ? Isa::avx2_fma : Isa::sse2;
-      row.avx = isa == "avx";
-      if (isa != "sse2" && isa != "avx" && isa != "avx2_fma" && isa != "avx512f")
-        return Loaded{{}, "openblas_cores.csv: isa '" + isa + "' is not sse2, avx, avx2_fma or avx512f"};
-      row.vendor = c.text("vendor", csv::Need::required);
-      const std::string flags = c.text("requires");  // kept: split() returns views into it
-      for (auto flag : text::split(flags, ' '))
-        if (!flag.empty()) row.requires_flags.emplace_back(flag);
-      c.text("source", csv::Need::required);
-      c.date("date");
-      if (auto ok = c.result(); !ok) return Loaded{{}, ok.error().message};
-      out.rows.push_back(std::move(row));
-    }
-    return out;
-  }();
+  static const Loaded l =
+      core::load_rows<OpenblasCore>("openblas_cores.csv", {"corename", "isa", "vendor", "requires", "source", "date"},
+                                    read_core);
   return l;
 }
 

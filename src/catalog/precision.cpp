@@ -47,28 +47,13 @@ PrecisionRow read_precision_row(csv::CellReader& c) {
   return r;
 }
 
-struct LoadedPrecision {
-  std::vector<PrecisionRow> rows;
-  std::string error;
-};
+using LoadedPrecision = core::LoadedRows<PrecisionRow>;
 
 const LoadedPrecision& loaded_precision() {
-  static const LoadedPrecision l = [] {
-    LoadedPrecision out;
-    auto table = core::load_table("precision.csv");
-    if (!table) return LoadedPrecision{{}, table.error().message};
-    if (auto ok = table->require_columns({"vendor", "architecture", "compute_capability", "fp32", "tf32", "fp16",
-                                          "bf16", "fp8", "fp4", "source", "date"});
-        !ok)
-      return LoadedPrecision{{}, ok.error().message};
-    for (const auto& r : table->rows()) {
-      csv::CellReader cells(*table, r);
-      PrecisionRow row = read_precision_row(cells);
-      if (auto ok = cells.result(); !ok) return LoadedPrecision{{}, ok.error().message};
-      out.rows.push_back(std::move(row));
-    }
-    return out;
-  }();
+  static const LoadedPrecision l = core::load_rows<PrecisionRow>(
+      "precision.csv",
+      {"vendor", "architecture", "compute_capability", "fp32", "tf32", "fp16", "bf16", "fp8", "fp4", "source", "date"},
+      read_precision_row);
   return l;
 }
 

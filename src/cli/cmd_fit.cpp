@@ -42,8 +42,9 @@ struct FitOptions {
   std::string context;
   uint64_t batch = 0;  // 0: not given (the model's default, else 1)
   std::string optimizer = "adamw";
-  std::string convention = "zero";
+  std::string convention = "auto";
   bool grad_checkpointing = false;
+  bool expandable_segments = false;
   uint64_t lora_rank = 16;
   std::string lora_targets = "q,k,v,o";
   std::string strategy;
@@ -143,6 +144,7 @@ plan::Workload make_workload(const FitOptions& o, const std::vector<plan::GpuCap
   w.optimizer = usage(plan::parse_optimizer(o.optimizer));
   w.convention = usage(plan::parse_convention(o.convention));
   w.grad_checkpointing = o.grad_checkpointing;
+  w.expandable_segments = o.expandable_segments;
   w.lora_rank = o.lora_rank;
   w.lora_targets.clear();
   for (auto t : text::split(o.lora_targets, ','))
@@ -227,10 +229,13 @@ void add_fit_command(CLI::App& app, GlobalOptions& global) {
       ->transform(whole_number(1, 1ULL << 20));
   sub->add_option("--optimizer", opts->optimizer, tr("adamw, adamw8bit, sgd or adafactor"))->capture_default_str();
   sub->add_option("--convention", opts->convention,
-                  tr("Bytes per parameter for mixed-precision training: zero (16, ZeRO paper), hf (18, HF Trainer AMP), "
-                  "pure (8, bf16 states)"))
+                  tr("Bytes per parameter for mixed-precision training: auto (hf on one GPU and DDP, zero with ZeRO "
+                     "and FSDP), zero (16, ZeRO paper), hf (18, torch.autocast and HF Trainer AMP), pure (8, bf16 "
+                     "states)"))
       ->capture_default_str();
   sub->add_flag("--grad-checkpointing", opts->grad_checkpointing, tr("Recompute activations in the backward pass"));
+  sub->add_flag("--expandable-segments", opts->expandable_segments,
+                tr("Training with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (less memory held back)"));
   sub->add_option("--lora-rank", opts->lora_rank, tr("LoRA rank"))
       ->capture_default_str()
       ->transform(whole_number(1, 65536));

@@ -18,6 +18,7 @@
 #include "cli/output.hpp"
 #include "advise/advise.hpp"
 #include "bench/openblas_cores.hpp"
+#include "plan/cuda_context.hpp"
 #include "catalog/catalog.hpp"
 #include "core/data_files.hpp"
 #include "core/error.hpp"
@@ -46,6 +47,7 @@ void check_data_override(const std::string& flag_dir) {
     if (auto offers = advise::load_offers(); !offers) return offers.error().message;
     if (auto rates = advise::load_rates(); !rates) return rates.error().message;
     if (auto cores = bench::openblas_cores_error(); !cores.empty()) return cores;
+    if (auto context = plan::cuda_context_error(); !context.empty()) return context;
     return std::nullopt;
   }();
   if (problem) throw UsageError(fmt::format("{}: {}", label, *problem));

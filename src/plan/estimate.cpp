@@ -9,6 +9,7 @@
 #include "core/i18n.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"
+#include "plan/cuda_context.hpp"
 
 namespace gpuscout::plan {
 namespace {
@@ -52,10 +53,11 @@ States training_states(const WeightFormat& f, Convention c, Optimizer o, uint64_
               trf("ZeRO paper's mixed precision: 16-bit weights and gradients; fp32 master weights and {} states in "
                   "the optimizer",
                   opt)};
+    case Convention::automatic:  // resolved by checked_workload; hf if it was not
     case Convention::hf:
       return {6, 4, optimizer_state_bytes(o, true, hidden),
-              trf("Hugging Face Trainer's AMP accounting: fp32 weights + a 16-bit copy, fp32 gradients, fp32 {} "
-                  "states",
+              trf("torch.autocast mixed precision, as Hugging Face counts it: fp32 weights + autocast's 16-bit copy, "
+                  "fp32 gradients, fp32 {} states",
                   opt)};
     case Convention::pure:
       return {2, 2, optimizer_state_bytes(o, false, hidden),
@@ -195,6 +197,10 @@ Result<Workload> checked_workload(const ModelShape& shape, const Workload& input
                         : tr("several GPUs: assuming DDP, a full copy of the model and its states on each GPU; "
                              "--strategy zero1|zero2|zero3|fsdp shard them"));
   }
+  if (w.convention == Convention::automatic)
+    w.convention = w.strategy == Strategy::zero1 || w.strategy == Strategy::zero2 || is_sharded_zero3(w.strategy)
+                       ? Convention::zero
+                       : Convention::hf;
   return w;
 }
 
@@ -214,7 +220,7 @@ Result<void> resolve_tokens(const ModelShape& shape, Workload& w, Estimate& e) {
 
 /// The terms of the whole model before the strategy divides them (bytes, fractional until the end).
 struct Terms {
-  double weights = 0, grads = 0, optimizer = 0, adapters = 0;
+  double weights = 0, grads = 0, optimizer = 0, optimizer_step = 0, adapters = 0;
   double kv = 0;
   double act_layers = 0, act_rest = 0;
   double layer_gather = 0;  ///< ZeRO-3/FSDP: all-gathered layers
@@ -332,6 +338,33 @@ void add_activations(const ModelShape& shape, const Workload& w, Estimate& e, Te
   }
 }
 
+// AdamW as PyTorch runs it by default (the foreach implementation, torch/optim/adamw.py) computes sqrt(v) for every
+// parameter at once: one temporary per trainable parameter, as wide as the states, beside weights, gradients and
+// states. The caching allocator keeps the blocks the forward and backward passes freed for later steps, and they are
+// other sizes, so by default the temporaries take new memory beside them; with expandable segments they reuse it and
+// only what exceeds it counts. The ZeRO accounting stands for DeepSpeed, Megatron and llm.c, whose fused Adam
+// kernels update in place: no temporary there. Measured on an H200 (2026-12-04, bench/fit_accuracy): the step is the peak of
+// checkpointed training (allocated 28.83 GiB against 28.75 for weights, gradients, states and this temporary).
+void add_optimizer_step(const Workload& w, Estimate& e, Terms& t) {
+  if (w.mode == Mode::infer || w.optimizer != Optimizer::adamw) return;
+  if (w.mode == Mode::train && w.convention == Convention::zero && e.format.name != "fp32") return;
+  const bool sixteen_bit_states = w.mode == Mode::train && w.convention == Convention::pure && e.format.name != "fp32";
+  double step = (sixteen_bit_states ? 2.0 : 4.0) * double(e.trainable_params);
+  if (w.expandable_segments) {
+    // What the step can reuse: the activations, and autocast's 16-bit weight copies (the hf accounting's 2 bytes).
+    const bool copies = w.mode == Mode::train && w.convention == Convention::hf && e.format.name != "fp32";
+    step = std::max(0.0, step - (t.act_layers + t.act_rest + (copies ? 2.0 * double(e.params.total) : 0.0)));
+    e.notes.push_back(tr("optimizer step: with expandable segments, AdamW's temporaries reuse the memory the forward "
+                         "and backward passes freed"));
+  } else {
+    e.notes.push_back(tr("optimizer step: PyTorch's AdamW updates every parameter at once, with one temporary per "
+                         "parameter, beside the memory the forward and backward passes left cached; "
+                         "`--expandable-segments` (PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True) lets it reuse "
+                         "that memory"));
+  }
+  t.optimizer_step = step;
+}
+
 /// The strategy divides only what it shards.
 void apply_strategy(const ModelShape& shape, const Workload& w, Estimate& e, Terms& t) {
   const uint64_t n = w.num_gpus;
@@ -341,6 +374,7 @@ void apply_strategy(const ModelShape& shape, const Workload& w, Estimate& e, Ter
     t.weights /= shards;
     t.grads /= shards;
     t.optimizer /= shards;
+    t.optimizer_step /= shards;
     t.adapters /= shards;
   };
   switch (w.strategy) {
@@ -349,9 +383,11 @@ void apply_strategy(const ModelShape& shape, const Workload& w, Estimate& e, Ter
       break;
     case Strategy::zero1:
       t.optimizer /= shards;
+      t.optimizer_step /= shards;
       break;
     case Strategy::zero2:
       t.optimizer /= shards;
+      t.optimizer_step /= shards;
       t.grads /= shards;
       break;
     case Strategy::zero3:
@@ -397,8 +433,9 @@ Breakdown per_gpu_breakdown(const Terms& t, const Workload& w) {
   b.activations_bytes = to_bytes(t.act_layers + t.act_rest);
   b.gradients_bytes = to_bytes(t.grads);
   b.optimizer_bytes = to_bytes(t.optimizer);
+  b.optimizer_step_bytes = to_bytes(t.optimizer_step);
   b.adapters_bytes = to_bytes(t.adapters);
-  b.cuda_context_bytes = w.cuda_context_bytes;
+  b.cuda_context_bytes = cuda_context_bytes(w.gpu_architecture, w.mode != Mode::infer);
   b.allocator_slack_bytes = to_bytes(w.allocator_slack * double(b.activations_bytes + b.gradients_bytes));
   b.kept_free_bytes = w.kept_free_bytes;
   return b;
@@ -438,6 +475,7 @@ Result<Estimate> estimate(const ModelShape& shape, const Workload& input) {
   if (auto states = add_state_terms(shape, w, e, terms); !states) return std::unexpected(states.error());
   if (auto kv = add_kv_cache(shape, w, e, terms); !kv) return std::unexpected(kv.error());
   add_activations(shape, w, e, terms);
+  add_optimizer_step(w, e, terms);
   apply_strategy(shape, w, e, terms);
 
   e.per_gpu = per_gpu_breakdown(terms, w);
@@ -592,8 +630,11 @@ std::vector<Option> inference_options(const ModelShape& shape, const Workload& u
 Result<FitPlan> plan_fit(const ModelShape& shape, const Workload& input, const std::vector<GpuCapacity>& gpus) {
   Workload w = input;
   if (gpus.size() > 1) w.num_gpus = gpus.size();
-  if (!gpus.empty() && w.kept_free_bytes == 0)  // the smallest card limits the job: its reserve is the one counted
-    w.kept_free_bytes = kept_free_bytes(std::ranges::min(gpus, {}, &GpuCapacity::capacity_bytes).capacity_bytes);
+  if (!gpus.empty()) {  // the smallest card limits the job: its reserve and its CUDA context are the ones counted
+    const GpuCapacity& smallest = std::ranges::min(gpus, {}, &GpuCapacity::capacity_bytes);
+    if (w.kept_free_bytes == 0) w.kept_free_bytes = kept_free_bytes(smallest.capacity_bytes);
+    if (w.gpu_architecture.empty() && smallest.precision) w.gpu_architecture = smallest.precision->architecture;
+  }
   auto est = estimate(shape, w);
   if (!est) return std::unexpected(est.error());
   FitPlan plan;

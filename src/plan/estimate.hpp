@@ -35,6 +35,8 @@ struct Breakdown {
   uint64_t activations_bytes = 0;
   uint64_t gradients_bytes = 0;
   uint64_t optimizer_bytes = 0;
+  /// AdamW's step: one temporary per trainable parameter (estimate.cpp, add_optimizer_step).
+  uint64_t optimizer_step_bytes = 0;
   uint64_t adapters_bytes = 0;
   uint64_t cuda_context_bytes = 0;
   uint64_t allocator_slack_bytes = 0;
@@ -42,8 +44,8 @@ struct Breakdown {
   uint64_t kept_free_bytes = 0;
   uint64_t overhead_bytes() const { return cuda_context_bytes + allocator_slack_bytes; }
   uint64_t total_bytes() const {
-    return weights_bytes + kv_cache_bytes + activations_bytes + gradients_bytes + optimizer_bytes + adapters_bytes +
-           overhead_bytes() + kept_free_bytes;
+    return weights_bytes + kv_cache_bytes + activations_bytes + gradients_bytes + optimizer_bytes +
+           optimizer_step_bytes + adapters_bytes + overhead_bytes() + kept_free_bytes;
   }
 };
 

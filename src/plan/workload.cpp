@@ -28,8 +28,8 @@ constexpr std::array<std::pair<const char*, Mode>, 5> kModes{{
 constexpr std::array<std::pair<const char*, Optimizer>, 5> kOptimizers{{
     {"adamw", Optimizer::adamw}, {"adam", Optimizer::adamw}, {"adamw8bit", Optimizer::adamw8bit},
     {"sgd", Optimizer::sgd}, {"adafactor", Optimizer::adafactor}}};
-constexpr std::array<std::pair<const char*, Convention>, 6> kConventions{{
-    {"zero", Convention::zero}, {"16", Convention::zero}, {"hf", Convention::hf}, {"18", Convention::hf},
+constexpr std::array<std::pair<const char*, Convention>, 7> kConventions{{
+    {"auto", Convention::automatic}, {"zero", Convention::zero}, {"16", Convention::zero}, {"hf", Convention::hf}, {"18", Convention::hf},
     {"pure", Convention::pure}, {"8", Convention::pure}}};
 constexpr std::array<std::pair<const char*, Strategy>, 9> kStrategies{{
     {"single", Strategy::single}, {"ddp", Strategy::ddp}, {"zero1", Strategy::zero1}, {"zero2", Strategy::zero2},
@@ -98,6 +98,7 @@ std::string_view name(Optimizer o) {
 }
 std::string_view name(Convention c) {
   switch (c) {
+    case Convention::automatic: return "auto";
     case Convention::zero: return "zero";
     case Convention::hf: return "hf";
     case Convention::pure: return "pure";

@@ -17,7 +17,9 @@ enum class Optimizer { adamw, adamw8bit, sgd, adafactor };
 /// Bytes per trainable parameter for 16-bit mixed-precision AdamW, by whose accounting:
 /// zero 16 (ZeRO paper: 2 weights + 2 grads + 12 fp32 master/m/v), hf 18 (HF Trainer AMP: 6 weights
 /// fp32+16-bit copy, 4 fp32 grads, 8 m/v), pure 8 (bf16 weights, grads and m/v, no master copy).
-enum class Convention { zero, hf, pure };
+/// automatic: hf (what torch.autocast training holds) for one GPU, DDP, TP and PP; zero for ZeRO and FSDP, which
+/// keep 16-bit weights and gradients beside the fp32 master copy (resolved by estimate()).
+enum class Convention { automatic, zero, hf, pure };
 enum class Strategy { single, ddp, zero1, zero2, zero3, fsdp, tp, pp };
 
 std::string_view name(Mode m);
@@ -60,15 +62,20 @@ struct Workload {
   uint64_t context_tokens = 0;   ///< 0 = default: 4096 for inference, 2048 for training (capped at the model's)
   uint64_t batch = 1;            ///< sequences (images) per GPU, the micro-batch; 0 = the model's default (else 1)
   Optimizer optimizer = Optimizer::adamw;
-  Convention convention = Convention::zero;
+  Convention convention = Convention::automatic;
   bool grad_checkpointing = false;
   uint64_t lora_rank = 16;
   std::vector<std::string> lora_targets = {"q", "k", "v", "o"};  ///< q k v o gate up down, or "all"
   Strategy strategy = Strategy::single;
   uint64_t num_gpus = 1;
   std::string kv_dtype;          ///< "" = 16-bit (fp32 with fp32 weights); fp8/int8 for a quantised cache
-  uint64_t cuda_context_bytes = 512 * units::MiB;  ///< per GPU: CUDA context, cuBLAS/cuDNN workspaces
+  /// The card's architecture ("Hopper", from data/precision.csv), "" when no card is known: picks the CUDA
+  /// context's size (data/cuda_context.csv).
+  std::string gpu_architecture;
   double allocator_slack = 0.05; ///< caching-allocator fragmentation, as a share of activations and gradients
+  /// PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: the optimizer step's temporaries reuse the memory the
+  /// forward and backward passes freed, instead of new blocks beside them.
+  bool expandable_segments = false;
   /// Per GPU: memory of the card the process cannot use (display, driver and allocator reserve), set from the
   /// card by plan_fit and max_params_table (kept_free_bytes); 0 when no card is known.
   uint64_t kept_free_bytes = 0;

@@ -406,7 +406,8 @@ ChartSpec memory_plan_chart(const GpuMemoryPlan& plan, int index) {
       {tr("KV cache"), "#56B4E9", [](const plan::Breakdown& b) { return b.kv_cache_bytes; }},
       {"activations", "#E69F00", [](const plan::Breakdown& b) { return b.activations_bytes; }},
       {"gradients", "#D55E00", [](const plan::Breakdown& b) { return b.gradients_bytes; }},
-      {tr("optimizer states"), "#CC79A7", [](const plan::Breakdown& b) { return b.optimizer_bytes; }},
+      {tr("optimizer states"), "#CC79A7",
+       [](const plan::Breakdown& b) { return b.optimizer_bytes + b.optimizer_step_bytes; }},
       {tr("overhead (CUDA context, allocator)"), "#999999", [](const plan::Breakdown& b) { return b.overhead_bytes(); }},
       {tr("left free (display, driver)"), "#DDDDDD", [](const plan::Breakdown& b) { return b.kept_free_bytes; }},
   };

@@ -19,6 +19,7 @@ Json breakdown_json(const plan::Breakdown& b) {
   j["activations_bytes"] = b.activations_bytes;
   j["gradients_bytes"] = b.gradients_bytes;
   j["optimizer_bytes"] = b.optimizer_bytes;
+  j["optimizer_step_bytes"] = b.optimizer_step_bytes;
   j["adapters_bytes"] = b.adapters_bytes;
   j["overhead_bytes"] = b.overhead_bytes();
   j["kept_free_bytes"] = b.kept_free_bytes;
@@ -45,6 +46,7 @@ Json workload_json(const plan::Estimate& e) {
                   {"optimizer", plan::name(w.optimizer)},
                   {"convention", plan::name(w.convention)},
                   {"grad_checkpointing", w.grad_checkpointing},
+                  {"expandable_segments", w.expandable_segments},
                   {"lora_rank", lora ? Json(w.lora_rank) : Json()},
                   {"lora_targets", lora ? lora_targets : Json()},
                   {"strategy", plan::name(w.strategy)},
@@ -165,6 +167,7 @@ std::string render_fit_plan_text(const plan::FitPlan& p, const plan::ModelShape&
   term(tr("activations"), b.activations_bytes);
   term(tr("gradients"), b.gradients_bytes);
   term(tr("optimizer states"), b.optimizer_bytes);
+  term(tr("optimizer step"), b.optimizer_step_bytes);
   term(tr("LoRA adapters"), b.adapters_bytes);
   term(tr("CUDA context"), b.cuda_context_bytes);
   term(tr("allocator slack"), b.allocator_slack_bytes);

@@ -117,6 +117,7 @@ MemoryPlans build_memory_plans(const Inventory& inventory, const std::optional<p
     const plan::SixteenBit half = plan::choose_sixteen_bit({gpu});
     for (auto s : scenarios(half)) {
       s.workload.kept_free_bytes = plan::kept_free_bytes(gpu.capacity_bytes);
+      if (gpu.precision) s.workload.gpu_architecture = gpu.precision->architecture;
       auto e = plan::estimate(shape, s.workload);
       if (!e) continue;  // a combination this model cannot run (e.g. an encoder has no KV cache to quantise)
       p.rows.push_back({trf("{}, {} tokens", s.label, e->tokens), e->per_gpu});
@@ -124,6 +125,7 @@ MemoryPlans build_memory_plans(const Inventory& inventory, const std::optional<p
     out.gpus.push_back(std::move(p));
     plan::Workload base;
     base.sixteen_bit = half;
+    if (gpu.precision) base.gpu_architecture = gpu.precision->architecture;
     out.largest.push_back(plan::max_params_table(gpu.capacity_bytes, base));
   }
   return out;

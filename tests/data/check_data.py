@@ -36,6 +36,7 @@ HEADERS = {
                   "max_position_embeddings,num_local_experts,num_experts_per_tok,extra,params,source,date",
     "glossary.csv": "key,title,aliases,lookup_only,summary,explanation,shows,source,date",
     "openblas_cores.csv": "corename,isa,vendor,requires,source,date",
+    "cuda_context.csv": "architecture,infer_mib,train_mib,source,date",
 }
 
 # Columns that must hold a number when not empty, and those that must then be > 0.
@@ -47,6 +48,7 @@ NUMERIC = {
     "platforms.csv": ["gpu_count", "memory_bytes", "usd_per_hour", "price_per_hour", "price_max_per_hour",
                       "free_hours_per_week", "session_hours"],
     "exchange_rates.csv": ["units_per_usd"],
+    "cuda_context.csv": ["infer_mib", "train_mib"],
     "models.csv": ["hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads",
                    "num_key_value_heads", "head_dim", "vocab_size", "max_position_embeddings", "num_local_experts",
                    "num_experts_per_tok", "params"],

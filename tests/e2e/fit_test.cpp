@@ -29,7 +29,7 @@ TEST(Fit, TextOutputHasOneLinePerTerm) {
   const auto r = e2e::run_gpuscout({"fit", "--model", "llama-2-7b", "--mode", "train", "--vram", "24G"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* term : {"weights", "KV cache", "activations", "gradients", "optimizer states", "LoRA adapters",
-                           "CUDA context", "allocator slack", "total", "16 bytes/param", "does NOT fit",
+                           "CUDA context", "allocator slack", "optimizer step", "total", "18 bytes/param", "does NOT fit",
                            "--mode qlora"})
     EXPECT_NE(r.out.find(term), std::string::npos) << term << "\n" << r.out;
 }

@@ -96,6 +96,58 @@ TEST(PlanEstimate, TrainingConventions) {
   EXPECT_NEAR(double(run(s, w8).per_gpu.optimizer_bytes), 6 * p, 1);  // master 4 + 8-bit m, v
 }
 
+TEST(PlanEstimate, AutoConventionFollowsTheStrategy) {
+  const auto s = model("llama-2-7b");
+  Workload w = train(Convention::automatic);
+  EXPECT_EQ(run(s, w).workload.convention, Convention::hf) << "one GPU: torch.autocast";
+  w.num_gpus = 4;
+  w.strategy = Strategy::ddp;
+  EXPECT_EQ(run(s, w).workload.convention, Convention::hf);
+  for (Strategy st : {Strategy::zero1, Strategy::zero2, Strategy::zero3, Strategy::fsdp}) {
+    w.strategy = st;
+    EXPECT_EQ(run(s, w).workload.convention, Convention::zero) << name(st);
+  }
+}
+
+// PyTorch's foreach AdamW: one temporary per trainable parameter, as wide as the states; none for fused optimizers
+// (the ZeRO accounting), SGD or 8-bit AdamW; with expandable segments only what the freed memory does not cover.
+TEST(PlanEstimate, OptimizerStepTemporaries) {
+  const auto s = model("llama-2-7b");
+  const double p = 6'738'415'616.0;
+  EXPECT_NEAR(double(run(s, train(Convention::hf)).per_gpu.optimizer_step_bytes), 4 * p, 1);
+  EXPECT_NEAR(double(run(s, train(Convention::pure)).per_gpu.optimizer_step_bytes), 2 * p, 1);
+  EXPECT_NEAR(double(run(s, train(Convention::zero, "fp32")).per_gpu.optimizer_step_bytes), 4 * p, 1);
+  EXPECT_EQ(run(s, train(Convention::zero)).per_gpu.optimizer_step_bytes, 0u);
+  Workload sgd = train(Convention::hf);
+  sgd.optimizer = Optimizer::sgd;
+  EXPECT_EQ(run(s, sgd).per_gpu.optimizer_step_bytes, 0u);
+  EXPECT_EQ(run(s, infer(4096)).per_gpu.optimizer_step_bytes, 0u);
+  Workload expandable = train(Convention::hf);
+  expandable.expandable_segments = true;
+  const auto e = run(s, expandable);
+  // 4 bytes per parameter against autocast's 2-byte copies and the activations: what is left, never below 0.
+  EXPECT_NEAR(double(e.per_gpu.optimizer_step_bytes),
+              std::max(0.0, 4 * p - 2 * p - double(e.per_gpu.activations_bytes)), 2);
+  Workload lora = train(Convention::hf);
+  lora.mode = Mode::lora;
+  const auto l = run(s, lora);
+  EXPECT_NEAR(double(l.per_gpu.optimizer_step_bytes), 4.0 * double(l.trainable_params), 1) << "adapters only";
+}
+
+// The CUDA context by architecture (data/cuda_context.csv): measured on Hopper, 512 MiB where nobody measured.
+TEST(PlanEstimate, CudaContextByArchitecture) {
+  const auto s = model("llama-2-7b");
+  Workload w = infer(4096);
+  EXPECT_EQ(run(s, w).per_gpu.cuda_context_bytes, 512 * units::MiB);
+  w.gpu_architecture = "Hopper";
+  EXPECT_EQ(run(s, w).per_gpu.cuda_context_bytes, 697 * units::MiB);
+  Workload t = train(Convention::hf);
+  t.gpu_architecture = "hopper";
+  EXPECT_EQ(run(s, t).per_gpu.cuda_context_bytes, 773 * units::MiB);
+  t.gpu_architecture = "Pascal";
+  EXPECT_EQ(run(s, t).per_gpu.cuda_context_bytes, 512 * units::MiB);
+}
+
 TEST(PlanEstimate, ZeroPaperModelStatesPerGpu) {
   // ZeRO paper Fig. 1: 7.5B parameters, 64 GPUs, K = 12: 120 / 31.4 / 16.6 / 1.9 GB per GPU.
   const auto s = generic_shape(7'500'000'000ULL);
