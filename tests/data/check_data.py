@@ -172,6 +172,35 @@ def glossary_problems(rows):
     return problems
 
 
+# FP32 FLOP per SM (AMD: compute unit, Intel: Xe-core) per clock in the vendor's FP32 vector figure: FP32 lanes x 2
+# (fused multiply-add), counting dual issue and packed FP32 where the vendor's figure counts them (docs/data.md).
+# A row whose fp32_tflops / (sms x boost clock) is none of its architecture's values breaks the convention (the
+# MI300X at half of AMD's 163.4 did).
+FP32_FLOP_PER_SM_CLOCK = {
+    "Kepler": {384}, "Maxwell": {256}, "Pascal": {128, 256}, "Volta": {128}, "Turing": {128},
+    "Ampere": {128, 256}, "Ada Lovelace": {256}, "Hopper": {256}, "Blackwell": {256},
+    "GCN 5": {128}, "CDNA": {128}, "CDNA 2": {128}, "CDNA 3": {256}, "CDNA 4": {256},
+    "RDNA": {128}, "RDNA 2": {128}, "RDNA 3": {256}, "RDNA 3.5": {256}, "RDNA 4": {256},
+    "Xe-HPG (Alchemist)": {256}, "Xe2-HPG (Battlemage)": {256}, "Xe2-LPG (Lunar Lake)": {256},
+}
+
+
+def fp32_convention_problems(rows):
+    problems = []
+    for r in rows:
+        if not (r["fp32_tflops"] and r["sms"] and r["boost_clock_mhz"]):
+            continue
+        per = float(r["fp32_tflops"]) * 1e12 / (float(r["sms"]) * float(r["boost_clock_mhz"]) * 1e6)
+        allowed = FP32_FLOP_PER_SM_CLOCK.get(r["architecture"])
+        if allowed is None:
+            problems.append(f"gpus.csv line {r['_line']}: architecture '{r['architecture']}' has no FP32 rate per SM "
+                            "in check_data.py")
+        elif not any(abs(per - a) <= 0.02 * a for a in allowed):
+            problems.append(f"gpus.csv line {r['_line']} ({r['name']}): fp32_tflops {r['fp32_tflops']} is {per:.1f} "
+                            f"FLOP per SM per clock, not {sorted(allowed)} as {r['architecture']} counts it")
+    return problems
+
+
 def main(argv):
     if len(argv) != 2:
         print("usage: check_data.py DATA_DIR", file=sys.stderr)
@@ -383,6 +412,9 @@ def main(argv):
             if r["street_price_date"] and not r["street_price_usd"]:
                 problems.append(f"{where}: street_price_date without street_price_usd")
         ck.check("gpus.csv pci ids and street prices", problems)
+
+    if tables["gpus.csv"]:
+        ck.check("gpus.csv fp32_tflops follows one convention (docs/data.md)", fp32_convention_problems(tables["gpus.csv"]))
 
     if tables["platforms.csv"] and names:
         problems = []
