@@ -37,6 +37,7 @@ HEADERS = {
     "glossary.csv": "key,title,aliases,lookup_only,summary,explanation,shows,source,date",
     "openblas_cores.csv": "corename,isa,vendor,requires,source,date",
     "cuda_context.csv": "architecture,infer_mib,train_mib,source,date",
+    "freshness.csv": "table,column,kind,max_months,why,source,date",
 }
 
 # Columns that must hold a number when not empty, and those that must then be > 0.
@@ -49,6 +50,7 @@ NUMERIC = {
                       "free_hours_per_week", "session_hours"],
     "exchange_rates.csv": ["units_per_usd"],
     "cuda_context.csv": ["infer_mib", "train_mib"],
+    "freshness.csv": ["max_months"],
     "models.csv": ["hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads",
                    "num_key_value_heads", "head_dim", "vocab_size", "max_position_embeddings", "num_local_experts",
                    "num_experts_per_tok", "params"],
