@@ -337,6 +337,13 @@ inline constexpr size_t kMaxEnvironmentNameBytes = 128;
 /// an empty value (CUDA_VISIBLE_DEVICES="" hides every GPU). nullopt: not recorded (an older gpuscout's file).
 using Environment = std::map<std::string, std::string>;
 
+/// How long each driver probe took inside its own child (library load, init, every query), null when it gave no
+/// answer: where `probe_ms` goes on a GPU machine, beside the floors of bench/doctor_time.py.
+struct ProbeTimings {
+  std::optional<double> nvml_ms;
+  std::optional<double> cuda_ms;
+};
+
 struct Inventory {
   std::string schema = kInventorySchema;
   std::string gpuscout_version;
@@ -358,6 +365,7 @@ struct Inventory {
   PythonInfo python;
   std::optional<TorchInfo> torch;
   double probe_ms = 0;  ///< wall time the probes took
+  ProbeTimings probe_timings_ms;
 };
 
 }  // namespace gpuscout

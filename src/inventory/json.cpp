@@ -43,6 +43,7 @@ void for_each_section(Inv& inv, Visit&& visit) {
   visit("python", inv.python);
   visit("torch", inv.torch);
   visit("probe_ms", inv.probe_ms);
+  visit("probe_timings_ms", inv.probe_timings_ms);
 }
 
 // --- What a field of a file from outside may hold -------------------------------------------------------------

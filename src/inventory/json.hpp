@@ -59,6 +59,7 @@ GPUSCOUT_INVENTORY_JSON(CudaDevice, index, name, compute_capability, sm_count, c
 GPUSCOUT_INVENTORY_JSON(CudaInfo, library_found, library_path, available, device_count, driver_version, timed_out,
                         error, devices)
 GPUSCOUT_INVENTORY_JSON(RocmInfo, kfd_present, hsa_override_gfx_version)
+GPUSCOUT_INVENTORY_JSON(ProbeTimings, nvml_ms, cuda_ms)
 GPUSCOUT_INVENTORY_JSON(ToolkitInfo, nvcc_path, nvcc_version, cudnn_version, cudnn_path, errors)
 GPUSCOUT_INVENTORY_JSON(TorchDevice, index, name, capability, total_memory_bytes, multi_processor_count)
 GPUSCOUT_INVENTORY_JSON(TorchInfo, version, cuda, hip, cuda_available, device_count, arch_list, cudnn_version,

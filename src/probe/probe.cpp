@@ -3,6 +3,7 @@
 #include "probe/probe.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <ctime>
 
 #include <fmt/format.h>
@@ -23,12 +24,28 @@ namespace {
 const ChildRole kNvmlRole{"nvml", "nvmlInit_v2", "the NVML probe", "the NVIDIA driver is hung (nvidia-smi would hang too)"};
 const ChildRole kCudaRole{"cuda", "cuInit", "the CUDA probe", "the NVIDIA driver is hung"};
 
-// The driver calls, run isolated by name (a fork on Linux; gpuscout.exe re-run on Windows).
-std::string nvml_child(const std::string&) {
-  auto report = probe_nvml();
-  return nlohmann::json{{"info", report.info}, {"gpus", report.gpus}}.dump();
+// The driver calls, run isolated by name (a fork on Linux; gpuscout.exe re-run on Windows), each with the time it took
+// inside the child: the library's load, its init and every query.
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
-std::string cuda_child(const std::string&) { return nlohmann::json(probe_cuda_driver()).dump(); }
+std::string nvml_child(const std::string&) {
+  const auto start = std::chrono::steady_clock::now();
+  auto report = probe_nvml();
+  return nlohmann::json{{"info", report.info}, {"gpus", report.gpus}, {"elapsed_ms", ms_since(start)}}.dump();
+}
+std::string cuda_child(const std::string&) {
+  const auto start = std::chrono::steady_clock::now();
+  auto cuda = nlohmann::json(probe_cuda_driver());
+  return nlohmann::json{{"cuda", std::move(cuda)}, {"elapsed_ms", ms_since(start)}}.dump();
+}
+// A child's own time, when it gave a plausible one (a number from another process is checked like any input).
+std::optional<double> elapsed_of(const nlohmann::json& doc) {
+  const auto it = doc.find("elapsed_ms");
+  if (it == doc.end() || !it->is_number()) return std::nullopt;
+  const double v = it->get<double>();
+  return std::isfinite(v) && v >= 0 && v < 3.6e6 ? std::optional(v) : std::nullopt;
+}
 const bool kDriverChildrenRegistered = os::register_isolated("nvml", nvml_child) && os::register_isolated("cuda", cuda_child);
 
 std::chrono::milliseconds python_timeout(const Options& options) {
@@ -182,9 +199,13 @@ Inventory collect(const Options& options) {
                        nvml.info.library_found, [&](const nlohmann::json& doc) {
                          doc.at("info").get_to(nvml.info);
                          doc.at("gpus").get_to(nvml.gpus);
+                         inv.probe_timings_ms.nvml_ms = elapsed_of(doc);
                        });
   collect_driver_child(cuda_child, kCudaRole, options.driver_timeout, inv.cuda.error, inv.cuda.timed_out,
-                       inv.cuda.library_found, [&](const nlohmann::json& doc) { doc.get_to(inv.cuda); });
+                       inv.cuda.library_found, [&](const nlohmann::json& doc) {
+                         doc.at("cuda").get_to(inv.cuda);
+                         inv.probe_timings_ms.cuda_ms = elapsed_of(doc);
+                       });
   inv.nvidia = nvml.info;
   if (windows_facts) windows::fill_nvidia(*windows_facts, inv.nvidia);  // Windows has no kernel module files
   else probe_nvidia_module(inv.nvidia);

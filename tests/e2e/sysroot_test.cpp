@@ -152,6 +152,9 @@ void replace_all(std::string& s, const std::string& from, const std::string& to)
 json without_volatile_fields(json doc) {
   for (const char* key : {"collected_at", "gpuscout_version", "hostname", "probe_ms"})
     if (doc.contains(key) && !doc[key].is_null()) doc[key] = doc[key].is_number() ? json(0) : json("(varies)");
+  if (doc.contains("probe_timings_ms") && doc["probe_timings_ms"].is_object())
+    for (auto& [key, value] : doc["probe_timings_ms"].items())
+      if (value.is_number()) value = 0;
   std::string text = doc.dump(2);
   replace_all(text, GPUSCOUT_FAKE_OLD_LIB_DIR, "<fake-lib-old>");  // before its prefix, the new driver's folder
   replace_all(text, GPUSCOUT_FAKE_LIB_DIR, "<fake-lib>");

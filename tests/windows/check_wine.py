@@ -65,6 +65,9 @@ def normalised(doc):
     for key in ("collected_at", "gpuscout_version", "hostname", "probe_ms"):
         if doc.get(key) is not None:
             doc[key] = 0 if isinstance(doc[key], (int, float)) else "(varies)"
+    for key, value in (doc.get("probe_timings_ms") or {}).items():
+        if isinstance(value, (int, float)):
+            doc["probe_timings_ms"][key] = 0
     # The driver libraries' file names differ by system (libnvidia-ml.so.1 / nvml.dll): compared without them.
     for section in ("nvidia", "cuda"):
         if isinstance(doc.get(section), dict):
