@@ -415,6 +415,9 @@ std::optional<std::pair<double, std::string>> price_of(const catalog::GpuSpec& g
   return std::nullopt;
 }
 
+/// A card PyTorch's CUDA wheels run on.
+bool cuda_card(const catalog::GpuSpec& g) { return g.vendor == "nvidia"; }
+
 void add_caveats(const catalog::GpuSpec& g, std::vector<std::string>& reasons) {
   if (g.form_factor == "datacenter-passive")
     reasons.push_back(tr("passively cooled data-centre card: needs a server chassis with forced airflow"));
@@ -456,14 +459,23 @@ std::vector<Recommendation> candidates(const Request& req, const std::vector<cat
     out.push_back(std::move(r));
   }
   std::stable_sort(out.begin(), out.end(), [](const Recommendation& x, const Recommendation& y) { return x.score > y.score; });
+  // A learner's course, Colab, Kaggle and most tutorials assume CUDA: a ROCm or XPU card costs a beginner days of
+  // set-up before the first lesson runs, whatever its value per dollar. For `learn`, CUDA cards come first.
+  if (req.goal == Goal::learn)
+    std::stable_partition(out.begin(), out.end(), [](const Recommendation& r) { return cuda_card(*r.gpu); });
   return out;
 }
 
-void explain_ranks(std::vector<Recommendation>& recs) {
+void explain_ranks(std::vector<Recommendation>& recs, Goal goal) {
   for (size_t i = 1; i < recs.size(); ++i) {
     const auto& prev = recs[i - 1];
-    recs[i].reasons.push_back(
-        trf("ranked below {}: {:.1f} vs {:.1f} per $1000", prev.gpu->name, recs[i].score, prev.score));
+    if (goal == Goal::learn && cuda_card(*prev.gpu) && !cuda_card(*recs[i].gpu))
+      recs[i].reasons.push_back(tr("listed after the NVIDIA cards: courses, Colab, Kaggle and most tutorials assume "
+                                   "CUDA, and setting up ROCm or XPU costs a beginner days (`--goal build` ranks by "
+                                   "value alone)"));
+    else
+      recs[i].reasons.push_back(
+          trf("ranked below {}: {:.1f} vs {:.1f} per $1000", prev.gpu->name, recs[i].score, prev.score));
   }
 }
 
@@ -709,7 +721,7 @@ Advice advise(const Request& req, const std::vector<catalog::GpuSpec>& gpus, con
   a.recommendations = candidates(req, gpus, a.need_bytes);
   std::vector<std::string> machine;  // the machine's notes come after the general ones, as the reader meets them
   const bool owned = inv && machine_notes(*inv, req, a, machine);
-  explain_ranks(a.recommendations);
+  explain_ranks(a.recommendations, req.goal);
   if (req.top > 0 && a.recommendations.size() > req.top) a.recommendations.resize(req.top);
   if (a.recommendations.empty()) {
     const std::string need = gib(a.need_bytes);

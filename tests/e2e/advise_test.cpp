@@ -152,3 +152,28 @@ TEST(Platforms, SaysWhereYouAreInColab) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("you are in Google Colab"), std::string::npos) << r.out;
 }
+
+// A learner's course assumes CUDA: for `learn` the NVIDIA cards come first, whatever a Radeon's or Arc's value per
+// dollar; `build` ranks by value alone.
+TEST(Advise, LearnersGetCudaCardsFirst) {
+  const auto learn =
+      e2e::run_gpuscout({"advise", "--goal", "learn", "--budget", "600", "--top", "50", "--no-probe", "--json"});
+  ASSERT_EQ(learn.exit_code, 0) << learn.err;
+  const auto doc = learn.json();
+  const auto& recs = doc["recommendations"];
+  bool other_seen = false, reason_given = false;
+  for (const auto& rec : recs) {
+    const std::string name = rec["name"];
+    const bool other = name.starts_with("Radeon") || name.starts_with("Arc") || name.starts_with("Instinct");
+    EXPECT_FALSE(!other && other_seen) << "an NVIDIA card after a non-NVIDIA one: " << recs.dump(1);
+    if (other && !other_seen)
+      reason_given = rec["reasons"].dump().find("listed after the NVIDIA cards") != std::string::npos;
+    other_seen = other_seen || other;
+  }
+  ASSERT_TRUE(other_seen) << "no Radeon or Arc card within $600 to order: " << recs.dump(1);
+  EXPECT_TRUE(reason_given) << recs.dump(1);
+  const auto build =
+      e2e::run_gpuscout({"advise", "--goal", "build", "--budget", "600", "--top", "50", "--no-probe", "--json"});
+  ASSERT_EQ(build.exit_code, 0) << build.err;
+  EXPECT_EQ(build.json()["recommendations"].dump().find("listed after the NVIDIA cards"), std::string::npos);
+}
