@@ -45,6 +45,14 @@ struct CpuResult {
   std::vector<std::string> notes;
 };
 
+/// Every CPU GEMM of `c` with the OPENBLAS_CORETYPE it ran under: OpenBLAS's own choice ("") first, then the rerun.
+template <typename F>
+void for_each_cpu_gemm(const CpuResult& c, F f) {
+  for (const auto& g : c.gemm) f(g, std::string());
+  if (c.kernel_rerun)
+    for (const auto& g : c.kernel_rerun->gemm) f(g, c.kernel_rerun->coretype);
+}
+
 struct GpuGemmRecord {
   Dtype dtype = Dtype::fp32;
   int n = 0;

@@ -133,15 +133,11 @@ Speedup compute_speedup(const BenchResult& r) {
       return !best || (g.n == s.n && best->first != s.n) || (g.n == best->first && g.gflops * 1e9 > best->second) ||
              (best->first != s.n && g.n > best->first);
     };
-    auto consider = [&](const std::vector<CpuGemmRecord>& runs, const std::string& coretype) {
-      for (const auto& g : runs) {
-        if (g.run.dtype != Dtype::fp32 || !g.run.ok || g.run.gflops <= 0 || !better(g.run)) continue;
-        best = {{g.run.n, g.run.gflops * 1e9}};
-        s.cpu_coretype = coretype;
-      }
-    };
-    consider(r.cpu->gemm, "");
-    if (r.cpu->kernel_rerun) consider(r.cpu->kernel_rerun->gemm, r.cpu->kernel_rerun->coretype);
+    for_each_cpu_gemm(*r.cpu, [&](const CpuGemmRecord& g, const std::string& coretype) {
+      if (g.run.dtype != Dtype::fp32 || !g.run.ok || g.run.gflops <= 0 || !better(g.run)) return;
+      best = {{g.run.n, g.run.gflops * 1e9}};
+      s.cpu_coretype = coretype;
+    });
     return best;
   };
   auto pick_gpu = [&](Dtype d) -> std::optional<std::pair<int, double>> {
@@ -245,8 +241,8 @@ std::string rerun_child(const std::string& argument) {
 
 // Only gpuscout itself answers the rerun's hidden arguments; a program that links the library gets no rerun.
 bool self_is_gpuscout(const std::string& self) {
-  const std::string stem = core::to_path(self).stem().string();
-  return !self.empty() && text::to_lower(stem) == "gpuscout";
+  // from_path, not path::string(): on Windows a folder outside the ANSI code page would throw there.
+  return !self.empty() && text::to_lower(core::from_path(core::to_path(self).stem())) == "gpuscout";
 }
 
 // The fp32 GEMMs again, in a fresh gpuscout with OPENBLAS_CORETYPE=best, bounded by the first run's time.
@@ -279,13 +275,14 @@ KernelRerun rerun_gemms(const BenchOptions& o, const CpuResult& cpu, const std::
     return rerun;
   }
   if (done.exit_code != 0) {
-    rerun.error = trf("it failed (exit code {})", done.exit_code);
+    rerun.error = done.signal != 0 ? trf("it was ended by signal {}", done.signal)
+                                   : trf("it failed (exit code {})", done.exit_code);
     return rerun;
   }
   auto doc = core::parse_json(done.out);
   auto answer = doc ? from_json(*doc) : Result<BenchResult>(fail(doc.error().message));
   if (!answer || !answer->cpu) {
-    rerun.error = trf("its answer was not readable ({})", answer ? "cpu" : answer.error().message);
+    rerun.error = trf("its answer was not readable ({})", answer ? tr("no CPU section") : answer.error().message);
     return rerun;
   }
   rerun.corename = answer->cpu->blas.corename;

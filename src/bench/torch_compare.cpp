@@ -28,13 +28,10 @@ struct Native {
 // gpuscout's best at that size: OpenBLAS's own kernels, or the rerun on the CPU's best ones (bench/run.cpp).
 Native cpu_native(const CpuResult& cpu, const TorchCase& c) {
   Native out;
-  auto consider = [&](const std::vector<CpuGemmRecord>& runs) {
-    for (const auto& g : runs)
-      if (g.run.dtype == c.dtype && g.run.n == c.n && g.run.ok && g.run.gflops > out.gflops.value_or(0))
-        out.gflops = g.run.gflops;
-  };
-  consider(cpu.gemm);
-  if (cpu.kernel_rerun) consider(cpu.kernel_rerun->gemm);
+  for_each_cpu_gemm(cpu, [&](const CpuGemmRecord& g, const std::string&) {
+    if (g.run.dtype == c.dtype && g.run.n == c.n && g.run.ok && g.run.gflops > out.gflops.value_or(0))
+      out.gflops = g.run.gflops;
+  });
   const auto& peak = c.dtype == Dtype::fp64 ? cpu.peak_fp64 : cpu.peak_fp32;
   if (peak && peak->all_cores_gflops > 0 && (c.dtype == Dtype::fp32 || c.dtype == Dtype::fp64))
     out.peak = peak->all_cores_gflops;

@@ -343,8 +343,9 @@ void add_activations(const ModelShape& shape, const Workload& w, Estimate& e, Te
 // states. The caching allocator keeps the blocks the forward and backward passes freed for later steps, and they are
 // other sizes, so by default the temporaries take new memory beside them; with expandable segments they reuse it and
 // only what exceeds it counts. The ZeRO accounting stands for DeepSpeed, Megatron and llm.c, whose fused Adam
-// kernels update in place: no temporary there. Measured on an H200 (2026-12-04, bench/fit_accuracy): the step is the peak of
-// checkpointed training (allocated 28.83 GiB against 28.75 for weights, gradients, states and this temporary).
+// kernels update in place: no temporary there. Measured on an H200 (2026-12-04, bench/fit_accuracy): the step is
+// the peak of checkpointed training (allocated 28.83 GiB against 28.75 for weights, gradients, states and this
+// temporary).
 void add_optimizer_step(const Workload& w, Estimate& e, Terms& t) {
   if (w.mode == Mode::infer || w.optimizer != Optimizer::adamw) return;
   if (w.mode == Mode::train && w.convention == Convention::zero && e.format.name != "fp32") return;

@@ -213,7 +213,7 @@ Inventory collect(const Options& options) {
 
   // 4. Python.
   if (python) collect_python(*python, inv);
-  inv.probe_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  inv.probe_ms = ms_since(start);
   return inv;
 }
 
